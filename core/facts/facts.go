@@ -1,0 +1,118 @@
+// Package facts holds what parsing learns about one source file: its
+// definitions, imports, call sites and typed bindings. It is plain data (no
+// cgo), shared by the parser that produces it, the resolver that turns it into
+// graph edges, and the store that persists it.
+package facts
+
+// DefKind tells what a definition is.
+type DefKind uint8
+
+const (
+	// Class is any type-like definition: class, struct, interface, enum,
+	// trait, Ruby module, TypeScript namespace.
+	Class DefKind = iota + 1
+	// Func is any callable: function, method, constructor, closure bound to a name.
+	Func
+)
+
+func (k DefKind) String() string {
+	switch k {
+	case Class:
+		return "class"
+	case Func:
+		return "func"
+	}
+	return "unknown"
+}
+
+// File is everything the resolver needs to know about one file.
+type File struct {
+	Path  string // slash-separated, relative to the workspace root
+	Lang  string // language name from the config table ("python", "go", ...)
+	Hash  string // hex content hash; decides whether a file changed
+	Size  int64
+	Lines int
+
+	// SyntaxErrors counts ERROR and MISSING nodes. A file with syntax errors
+	// still yields every definition and call the parser could recover.
+	SyntaxErrors int
+	// Package is the declared package or namespace (Go package clause, Java
+	// package declaration), when the language has one.
+	Package string
+
+	Defs     []Def
+	Imports  []Import
+	Calls    []Call
+	Bindings []Binding
+}
+
+// Def is one definition. Defs are ordered by start position; Parent indexes
+// into the same slice (-1 for top level).
+type Def struct {
+	Name   string
+	Qual   string // qualified name inside the file: "Outer.Inner.method"
+	Kind   DefKind
+	Parent int
+
+	StartLine, EndLine int // 1-based, inclusive
+	StartByte, EndByte int
+
+	// Signature is the declaration's head (up to its body), on one line.
+	Signature string
+	// Owner is the type a method belongs to when that type is not the
+	// syntactic parent: Go receivers, Rust impl targets, C++ out-of-line
+	// definitions ("Foo" for `void Foo::bar()`).
+	Owner string
+	// Bases are the base types as written (superclasses, implemented
+	// interfaces, embedded structs, included Ruby modules).
+	Bases []string
+	// Result is the declared result type of a function, used to type
+	// variables bound to its return value (Go `x := NewT()`).
+	Result string
+	// Decorators are decorator and annotation names (`Test`, `pytest.fixture`,
+	// `test` for Rust's #[test]).
+	Decorators []string
+}
+
+// Import is one imported module, or one name imported from a module.
+type Import struct {
+	Spec  string // module as written: "os.path", "./util", "github.com/x/y", "crate::a::b"
+	Name  string // imported symbol, empty when the whole module is imported
+	Alias string // local name the import binds, empty for the default
+	Star  bool   // wildcard: `from m import *`, `import a.*`, `use a::*`
+	// Kind distinguishes import flavours a resolver treats differently:
+	// "" (plain), "require", "require_relative", "include_system", "source",
+	// "mod", "default" (JS default import), "reexport".
+	Kind string
+	Line int
+}
+
+// Call is one call site.
+type Call struct {
+	Name string // callee identifier: "f" in `a.b.f(x)`
+	// Recv is the receiver or qualifier as written ("self", "a.b", "pkg",
+	// "Type"); empty for a bare call.
+	Recv string
+	// New marks a constructor call (`new X()`, Ruby `X.new`).
+	New bool
+	// Caller indexes Defs: the innermost enclosing definition, or -1 when the
+	// call runs at module top level.
+	Caller int
+	Line   int
+}
+
+// Binding records a name whose type is known: a parameter or variable with a
+// declared type, a variable assigned a constructor or call result, or a
+// class field.
+type Binding struct {
+	Name string
+	// Type is the declared or constructed type as written ("T", "pkg.T").
+	Type string
+	// FromCall is set instead of Type when the value is a call whose result
+	// type has to be looked up ("NewT", "pkg.NewT").
+	FromCall string
+	// Scope indexes Defs: the function or class the binding lives in, -1 for
+	// module level. A binding scoped to a class is a field.
+	Scope int
+	Line  int
+}

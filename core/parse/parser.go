@@ -1,0 +1,616 @@
+package parse
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+// Parser parses files one at a time. It is not safe for concurrent use:
+// give each worker goroutine its own (tree-sitter parsers and query cursors
+// are single-threaded).
+type Parser struct {
+	reg     *Registry
+	parsers map[string]*sitter.Parser
+	cursor  *sitter.QueryCursor
+}
+
+// NewParser returns a parser that uses the registry's schemas.
+func (r *Registry) NewParser() *Parser {
+	return &Parser{reg: r, parsers: map[string]*sitter.Parser{}, cursor: sitter.NewQueryCursor()}
+}
+
+// Close frees the C memory held by the parser.
+func (p *Parser) Close() {
+	for _, tp := range p.parsers {
+		tp.Close()
+	}
+	p.parsers = nil
+	p.cursor.Close()
+}
+
+// operationLimit bounds the work tree-sitter spends on one file, so a
+// pathological input cannot stall a worker. It is far above what real
+// files of the size limit need.
+const operationLimit = 50_000_000
+
+// Parse extracts the facts of one file. Syntax errors never fail a parse:
+// the recovered parts of the tree still yield definitions and calls, and
+// SyntaxErrors counts the damage. An error means the language is unknown or
+// the parser gave up.
+func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
+	s := p.reg.byLang[lang]
+	if s == nil {
+		return nil, fmt.Errorf("parse %s: no grammar for language %q", relpath, lang)
+	}
+	f := &facts.File{
+		Path:  relpath,
+		Lang:  lang,
+		Hash:  HashContent(src),
+		Size:  int64(len(src)),
+		Lines: CountLines(src),
+	}
+	tp := p.parsers[lang]
+	if tp == nil {
+		tp = sitter.NewParser()
+		tp.SetLanguage(s.ts)
+		tp.SetOperationLimit(operationLimit)
+		p.parsers[lang] = tp
+	}
+	tree := tp.Parse(nil, src)
+	if tree == nil {
+		tp.Reset()
+		return nil, fmt.Errorf("parse %s: tree-sitter gave up (operation limit)", relpath)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		f.SyntaxErrors = countErrors(root)
+	}
+	if s.query != nil {
+		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}}
+		x.run(p.cursor, root)
+		x.finish()
+	}
+	return f, nil
+}
+
+// HashContent is the content hash that decides whether a file changed.
+func HashContent(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:16])
+}
+
+// CountLines counts lines the way an editor shows them.
+func CountLines(src []byte) int {
+	if len(src) == 0 {
+		return 0
+	}
+	n := bytes.Count(src, []byte{'\n'})
+	if src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func countErrors(n *sitter.Node) int {
+	c := 0
+	if n.IsError() || n.IsMissing() {
+		c++
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		ch := n.Child(i)
+		if ch.HasError() || ch.IsMissing() {
+			c += countErrors(ch)
+		}
+	}
+	return c
+}
+
+type span struct{ start, end uint32 }
+
+type defBuild struct {
+	kind        facts.DefKind
+	name        string
+	start, end  uint32
+	startLine   int
+	endLine     int
+	bodyStart   uint32
+	hasBody     bool
+	owner       string
+	result      string
+	bases       []string
+	decorators  []string
+	nodeType    string
+	scope       bool // a qualifying scope (Rust impl), not a definition
+	qualPrefix  string
+	parent      int
+	qual        string
+	sigFallback string
+}
+
+type callBuild struct {
+	facts.Call
+	pos uint32
+}
+
+type bindBuild struct {
+	facts.Binding
+	pos uint32
+}
+
+// extractor gathers the captures of one file and assembles its facts.
+type extractor struct {
+	s     *schema
+	src   []byte
+	f     *facts.File
+	defs  map[span]*defBuild
+	order []*defBuild
+	calls map[span]int // call node → index in callList
+	callList []callBuild
+	binds    []bindBuild
+}
+
+func (x *extractor) text(n *sitter.Node) string {
+	b := x.src[n.StartByte():n.EndByte()]
+	if !utf8.Valid(b) {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	return string(b)
+}
+
+func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+
+func endLine(n *sitter.Node) int {
+	p := n.EndPoint()
+	if p.Column == 0 && p.Row > n.StartPoint().Row {
+		return int(p.Row)
+	}
+	return int(p.Row) + 1
+}
+
+// captures of one match, by role.
+type matchCaps struct {
+	classNode, funcNode, scopeNode, importNode, callNode, newNode *sitter.Node
+	className, funcName, scopeName                                 *sitter.Node
+	receiver, result, body, pkg                                    *sitter.Node
+	bases, decorators                                              []*sitter.Node
+	spec, impName, impAlias, target, recv                          *sitter.Node
+	bindName, bindType, bindCall                                   *sitter.Node
+	star                                                           bool
+	kind                                                           string
+}
+
+func (x *extractor) run(cur *sitter.QueryCursor, root *sitter.Node) {
+	cur.Exec(x.s.query, root)
+	for {
+		m, ok := cur.NextMatch()
+		if !ok {
+			return
+		}
+		if x.s.preds {
+			m = cur.FilterPredicates(m, x.src)
+		}
+		if len(m.Captures) == 0 {
+			continue
+		}
+		var c matchCaps
+		for _, cp := range m.Captures {
+			n := cp.Node
+			switch x.s.roles[cp.Index] {
+			case roleClassNode:
+				c.classNode = n
+			case roleClassName:
+				c.className = n
+			case roleFuncNode:
+				c.funcNode = n
+			case roleFuncName:
+				c.funcName = n
+			case roleBase:
+				c.bases = append(c.bases, n)
+			case roleReceiver:
+				c.receiver = n
+			case roleResult:
+				c.result = n
+			case roleBody:
+				c.body = n
+			case roleDecorator:
+				c.decorators = append(c.decorators, n)
+			case roleScopeNode:
+				c.scopeNode = n
+			case roleScopeName:
+				c.scopeName = n
+			case roleImportNode:
+				c.importNode = n
+			case roleImportSpec:
+				c.spec = n
+			case roleImportName:
+				c.impName = n
+			case roleImportAlias:
+				c.impAlias = n
+			case roleImportStar:
+				c.star = true
+			case roleImportKind:
+				c.kind = x.s.kinds[cp.Index]
+			case roleCallNode:
+				c.callNode = n
+			case roleCallNew:
+				c.newNode = n
+			case roleCallTarget:
+				c.target = n
+			case roleCallReceiver:
+				c.recv = n
+			case roleBindName:
+				c.bindName = n
+			case roleBindType:
+				c.bindType = n
+			case roleBindCall:
+				c.bindCall = n
+			case rolePackage:
+				c.pkg = n
+			}
+		}
+		x.add(&c)
+	}
+}
+
+func (x *extractor) add(c *matchCaps) {
+	switch {
+	case c.classNode != nil && c.className != nil:
+		x.addDef(facts.Class, c.classNode, c.className, c)
+	case c.funcNode != nil && c.funcName != nil:
+		kind := facts.Func
+		if x.s.generic {
+			k, ok := genericKind(c.funcNode.Type())
+			if !ok {
+				return
+			}
+			kind = k
+		}
+		x.addDef(kind, c.funcNode, c.funcName, c)
+	case c.scopeNode != nil && c.scopeName != nil:
+		sp := span{c.scopeNode.StartByte(), c.scopeNode.EndByte()}
+		if x.defs[sp] == nil {
+			d := &defBuild{scope: true, name: NormType(x.text(c.scopeName)), start: sp.start, end: sp.end}
+			if d.name != "" {
+				x.defs[sp] = d
+				x.order = append(x.order, d)
+			}
+		}
+	}
+	if c.spec != nil {
+		x.addImport(c)
+	}
+	if c.target != nil && (c.callNode != nil || c.newNode != nil) {
+		x.addCall(c)
+	}
+	if c.bindName != nil && (c.bindType != nil || c.bindCall != nil) {
+		x.addBinding(c)
+	}
+	if c.pkg != nil && x.f.Package == "" {
+		x.f.Package = x.text(c.pkg)
+	}
+}
+
+// genericKind classifies a node of a tier 2 grammar by its type name.
+func genericKind(t string) (facts.DefKind, bool) {
+	for _, w := range []string{"class", "struct", "interface", "enum", "trait", "module", "object", "protocol", "record"} {
+		if strings.Contains(t, w) {
+			return facts.Class, true
+		}
+	}
+	for _, w := range []string{"function", "method", "constructor"} {
+		if strings.Contains(t, w) {
+			return facts.Func, true
+		}
+	}
+	return 0, false
+}
+
+func (x *extractor) addDef(kind facts.DefKind, node, name *sitter.Node, c *matchCaps) {
+	sp := span{node.StartByte(), node.EndByte()}
+	d := x.defs[sp]
+	if d == nil {
+		nm := strings.TrimSpace(x.text(name))
+		if nm == "" || len(nm) > 200 || strings.ContainsAny(nm, "\n\r") {
+			return
+		}
+		d = &defBuild{
+			kind: kind, name: nm, start: sp.start, end: sp.end,
+			startLine: line(node), endLine: endLine(node), nodeType: node.Type(),
+		}
+		// Qualified declarators (C++ `Foo::bar`, JS `Foo.prototype.bar`)
+		// name their owner.
+		if i := strings.LastIndex(d.name, "::"); i > 0 {
+			d.owner, d.name = NormType(d.name[:i]), d.name[i+2:]
+		} else if i := strings.LastIndex(d.name, "."); i > 0 && kind == facts.Func {
+			d.owner, d.name = strings.TrimSuffix(d.name[:i], ".prototype"), d.name[i+1:]
+		}
+		if d.name == "" {
+			return
+		}
+		x.defs[sp] = d
+		x.order = append(x.order, d)
+	} else if d.scope {
+		return
+	}
+	if c.body != nil && !d.hasBody {
+		d.bodyStart, d.hasBody = c.body.StartByte(), true
+	}
+	if c.receiver != nil && d.owner == "" {
+		d.owner = NormType(x.text(c.receiver))
+	}
+	if c.result != nil && d.result == "" {
+		d.result = NormType(x.text(c.result))
+	}
+	for _, b := range c.bases {
+		if t := NormType(x.text(b)); t != "" && !contains(d.bases, t) {
+			d.bases = append(d.bases, t)
+		}
+	}
+	for _, dec := range c.decorators {
+		if t := decoratorName(x.text(dec)); t != "" && !contains(d.decorators, t) {
+			d.decorators = append(d.decorators, t)
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// decoratorName reduces `@app.route("/x")`, `#[tokio::test]` or `@Test` to
+// the decorator's dotted name.
+func decoratorName(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "@")
+	s = strings.TrimPrefix(s, "#[")
+	s = strings.TrimSuffix(s, "]")
+	if i := strings.IndexAny(s, "(\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.ReplaceAll(strings.TrimSpace(s), "::", ".")
+	return s
+}
+
+func (x *extractor) addImport(c *matchCaps) {
+	spec := unquote(strings.TrimSpace(x.text(c.spec)))
+	if spec == "" || len(spec) > 500 {
+		return
+	}
+	im := facts.Import{Spec: spec, Star: c.star, Kind: c.kind}
+	if c.impName != nil {
+		im.Name = strings.TrimSpace(x.text(c.impName))
+	}
+	if c.impAlias != nil {
+		im.Alias = strings.TrimSpace(x.text(c.impAlias))
+	}
+	at := c.spec
+	if c.importNode != nil {
+		at = c.importNode
+	}
+	im.Line = line(at)
+	x.f.Imports = append(x.f.Imports, im)
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 {
+		switch s[0] {
+		case '"', '\'', '`':
+			if s[len(s)-1] == s[0] {
+				return s[1 : len(s)-1]
+			}
+		}
+	}
+	return s
+}
+
+func (x *extractor) addCall(c *matchCaps) {
+	node, isNew := c.callNode, false
+	if c.newNode != nil {
+		node, isNew = c.newNode, true
+	}
+	name := strings.TrimSpace(x.text(c.target))
+	if name == "" || len(name) > 200 {
+		return
+	}
+	call := facts.Call{Name: name, New: isNew, Line: line(node)}
+	if c.recv != nil {
+		r := strings.Join(strings.Fields(x.text(c.recv)), "")
+		if len(r) > 120 {
+			r = "?"
+		}
+		call.Recv = r
+	}
+	// A target captured with its qualifier (`a::b::f`, `Foo.bar`) is split here.
+	if call.Recv == "" {
+		if i := strings.LastIndex(call.Name, "::"); i > 0 {
+			call.Recv, call.Name = call.Name[:i], call.Name[i+2:]
+		}
+	}
+	sp := span{node.StartByte(), node.EndByte()}
+	if i, ok := x.calls[sp]; ok {
+		// Several patterns matched one call: keep the most specific reading.
+		old := &x.callList[i].Call
+		if old.Recv == "" && call.Recv != "" {
+			old.Recv, old.Name = call.Recv, call.Name
+		}
+		old.New = old.New || call.New
+		return
+	}
+	x.calls[sp] = len(x.callList)
+	x.callList = append(x.callList, callBuild{Call: call, pos: sp.start})
+}
+
+func (x *extractor) addBinding(c *matchCaps) {
+	b := facts.Binding{Name: strings.Join(strings.Fields(x.text(c.bindName)), ""), Line: line(c.bindName)}
+	if c.bindType != nil {
+		b.Type = NormType(x.text(c.bindType))
+	} else {
+		call := strings.Join(strings.Fields(x.text(c.bindCall)), "")
+		call = strings.ReplaceAll(call, "::", ".")
+		if len(call) > 120 {
+			return
+		}
+		b.FromCall = call
+	}
+	if b.Name == "" || (b.Type == "" && b.FromCall == "") {
+		return
+	}
+	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.StartByte()})
+}
+
+// finish orders definitions, links parents, qualifies names and attributes
+// calls and bindings to their innermost enclosing definition.
+func (x *extractor) finish() {
+	sort.Slice(x.order, func(i, j int) bool {
+		a, b := x.order[i], x.order[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.end != b.end {
+			return a.end > b.end
+		}
+		return !a.scope && b.scope
+	})
+	// Walk definitions and scopes in order with a stack of open ones.
+	var stack []*defBuild
+	defIndex := map[*defBuild]int{}
+	seen := map[string]int{}
+	for _, d := range x.order {
+		for len(stack) > 0 && stack[len(stack)-1].end <= d.start {
+			stack = stack[:len(stack)-1]
+		}
+		d.parent = -1
+		var quals []string
+		for _, o := range stack {
+			quals = append(quals, o.qualName())
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			if !stack[i].scope {
+				d.parent = defIndex[stack[i]]
+				break
+			}
+		}
+		// The innermost scope (Rust impl) names the owner of its methods.
+		if len(stack) > 0 && stack[len(stack)-1].scope && d.owner == "" {
+			d.owner = stack[len(stack)-1].name
+			quals = quals[:len(quals)-1]
+		}
+		stack = append(stack, d)
+		if d.scope {
+			continue
+		}
+		q := d.name
+		if d.owner != "" {
+			q = d.owner + "." + d.name
+		}
+		if len(quals) > 0 {
+			q = strings.Join(quals, ".") + "." + q
+		}
+		seen[q]++
+		if n := seen[q]; n > 1 {
+			q = fmt.Sprintf("%s#%d", q, n)
+		}
+		d.qual = q
+		defIndex[d] = len(x.f.Defs)
+		x.f.Defs = append(x.f.Defs, facts.Def{
+			Name: d.name, Qual: q, Kind: d.kind, Parent: d.parent,
+			StartLine: d.startLine, EndLine: d.endLine,
+			StartByte: int(d.start), EndByte: int(d.end),
+			Signature: x.signature(d), Owner: d.owner, Bases: d.bases,
+			Result: d.result, Decorators: d.decorators,
+		})
+	}
+	x.attribute()
+}
+
+// qualName is how an enclosing definition or scope prefixes nested names.
+func (d *defBuild) qualName() string {
+	if d.scope {
+		return d.name
+	}
+	if d.owner != "" {
+		return d.owner + "." + d.name
+	}
+	return d.name
+}
+
+func (x *extractor) signature(d *defBuild) string {
+	end := d.end
+	if d.hasBody && d.bodyStart > d.start {
+		end = d.bodyStart
+	} else if i := bytes.IndexByte(x.src[d.start:d.end], '\n'); i >= 0 {
+		end = d.start + uint32(i)
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(x.src[d.start:end]), "\uFFFD")), " ")
+	s = strings.TrimRight(s, " {:=")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+// attribute sets Call.Caller and Binding.Scope to the innermost definition
+// enclosing each position, in one sweep over positions in order.
+func (x *extractor) attribute() {
+	defs := x.f.Defs
+	encl := func(positions []uint32, set func(i, def int)) {
+		idx := make([]int, len(positions))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return positions[idx[a]] < positions[idx[b]] })
+		var stack []int
+		next := 0
+		for _, i := range idx {
+			pos := int(positions[i])
+			for next < len(defs) && defs[next].StartByte <= pos {
+				for len(stack) > 0 && defs[stack[len(stack)-1]].EndByte <= defs[next].StartByte {
+					stack = stack[:len(stack)-1]
+				}
+				stack = append(stack, next)
+				next++
+			}
+			for len(stack) > 0 && defs[stack[len(stack)-1]].EndByte <= pos {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				set(i, stack[len(stack)-1])
+			} else {
+				set(i, -1)
+			}
+		}
+	}
+	pos := make([]uint32, len(x.callList))
+	for i, c := range x.callList {
+		pos[i] = c.pos
+	}
+	x.f.Calls = make([]facts.Call, len(x.callList))
+	encl(pos, func(i, d int) {
+		x.f.Calls[i] = x.callList[i].Call
+		x.f.Calls[i].Caller = d
+	})
+	pos = pos[:0]
+	for _, b := range x.binds {
+		pos = append(pos, b.pos)
+	}
+	x.f.Bindings = make([]facts.Binding, len(x.binds))
+	encl(pos, func(i, d int) {
+		x.f.Bindings[i] = x.binds[i].Binding
+		x.f.Bindings[i].Scope = d
+	})
+}

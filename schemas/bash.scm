@@ -1,0 +1,1 @@
+; bash: schema not written yet

@@ -1,0 +1,1 @@
+; c: schema not written yet

@@ -1,0 +1,1 @@
+; cpp: schema not written yet

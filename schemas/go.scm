@@ -1,0 +1,1 @@
+; go: schema not written yet

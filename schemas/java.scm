@@ -1,0 +1,1 @@
+; java: schema not written yet

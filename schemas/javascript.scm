@@ -1,0 +1,1 @@
+; javascript: schema not written yet

@@ -1,0 +1,72 @@
+; Python: definitions, imports, call sites and typed bindings.
+
+; ---- definitions
+(class_definition
+  name: (identifier) @cc.def.class.name
+  body: (block) @cc.def.body) @cc.def.class.node
+
+(class_definition
+  name: (identifier) @cc.def.class.name
+  superclasses: (argument_list [(identifier) (attribute)] @cc.def.base)) @cc.def.class.node
+
+(function_definition
+  name: (identifier) @cc.def.func.name
+  body: (block) @cc.def.body) @cc.def.func.node
+
+(function_definition
+  name: (identifier) @cc.def.func.name
+  return_type: (type) @cc.def.result) @cc.def.func.node
+
+(decorated_definition
+  (decorator) @cc.def.decorator
+  definition: (function_definition name: (identifier) @cc.def.func.name) @cc.def.func.node)
+
+(decorated_definition
+  (decorator) @cc.def.decorator
+  definition: (class_definition name: (identifier) @cc.def.class.name) @cc.def.class.node)
+
+; ---- imports
+(import_statement
+  name: (dotted_name) @cc.import.spec) @cc.import.node
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @cc.import.spec
+    alias: (identifier) @cc.import.alias)) @cc.import.node
+
+(import_from_statement
+  module_name: (_) @cc.import.spec
+  name: (dotted_name) @cc.import.name) @cc.import.node
+
+(import_from_statement
+  module_name: (_) @cc.import.spec
+  name: (aliased_import
+    name: (dotted_name) @cc.import.name
+    alias: (identifier) @cc.import.alias)) @cc.import.node
+
+(import_from_statement
+  module_name: (_) @cc.import.spec
+  (wildcard_import) @cc.import.star) @cc.import.node
+
+; ---- calls (decorators are calls too)
+(call function: (identifier) @cc.call.target) @cc.call.node
+
+(call
+  function: (attribute
+    object: (_) @cc.call.receiver
+    attribute: (identifier) @cc.call.target)) @cc.call.node
+
+(decorator (identifier) @cc.call.target) @cc.call.node
+
+(decorator
+  (attribute
+    object: (_) @cc.call.receiver
+    attribute: (identifier) @cc.call.target)) @cc.call.node
+
+; ---- typed bindings: annotated parameters, annotated and constructed variables
+(typed_parameter (identifier) @cc.bind.name type: (type) @cc.bind.type)
+(typed_default_parameter name: (identifier) @cc.bind.name type: (type) @cc.bind.type)
+(assignment left: [(identifier) (attribute)] @cc.bind.name type: (type) @cc.bind.type)
+(assignment
+  left: [(identifier) (attribute)] @cc.bind.name
+  right: (call function: [(identifier) (attribute)] @cc.bind.call))

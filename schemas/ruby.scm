@@ -1,0 +1,1 @@
+; ruby: schema not written yet

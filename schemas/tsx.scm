@@ -1,0 +1,1 @@
+; tsx: schema not written yet

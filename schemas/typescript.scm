@@ -1,0 +1,1 @@
+; typescript: schema not written yet

@@ -149,12 +149,12 @@ type bindBuild struct {
 
 // extractor gathers the captures of one file and assembles its facts.
 type extractor struct {
-	s     *schema
-	src   []byte
-	f     *facts.File
-	defs  map[span]*defBuild
-	order []*defBuild
-	calls map[span]int // call node → index in callList
+	s        *schema
+	src      []byte
+	f        *facts.File
+	defs     map[span]*defBuild
+	order    []*defBuild
+	calls    map[span]int // call node → index in callList
 	callList []callBuild
 	binds    []bindBuild
 }
@@ -180,13 +180,13 @@ func endLine(n *sitter.Node) int {
 // captures of one match, by role.
 type matchCaps struct {
 	classNode, funcNode, scopeNode, importNode, callNode, newNode *sitter.Node
-	className, funcName, scopeName                                 *sitter.Node
-	receiver, result, body, pkg                                    *sitter.Node
-	bases, decorators                                              []*sitter.Node
-	spec, impName, impAlias, target, recv                          *sitter.Node
-	bindName, bindType, bindCall                                   *sitter.Node
-	star                                                           bool
-	kind                                                           string
+	className, funcName, scopeName                                *sitter.Node
+	receiver, result, body, pkg                                   *sitter.Node
+	bases, decorators                                             []*sitter.Node
+	spec, impName, impAlias, target, recv                         *sitter.Node
+	bindName, bindType, bindCall                                  *sitter.Node
+	star                                                          bool
+	kind                                                          string
 }
 
 func (x *extractor) run(cur *sitter.QueryCursor, root *sitter.Node) {

@@ -58,6 +58,11 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		Size:  int64(len(src)),
 		Lines: CountLines(src),
 	}
+	if !utf8.Valid(src) {
+		// Legacy encodings: read the bytes as Latin-1, which maps every byte
+		// to one rune, so identifiers stay whole and lines stay put.
+		src = latin1ToUTF8(src)
+	}
 	tp := p.parsers[lang]
 	if tp == nil {
 		tp = sitter.NewParser()
@@ -81,6 +86,14 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		x.finish()
 	}
 	return f, nil
+}
+
+func latin1ToUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	for _, c := range b {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return out
 }
 
 // HashContent is the content hash that decides whether a file changed.

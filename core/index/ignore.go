@@ -1,0 +1,141 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// ignoreRule is one line of a .gitignore file.
+type ignoreRule struct {
+	re      *regexp.Regexp
+	negate  bool
+	dirOnly bool
+}
+
+// ignoreFile holds the rules of one .gitignore, which apply to paths below
+// its directory (base, relative to the root; "" for the root).
+type ignoreFile struct {
+	base  string
+	rules []ignoreRule
+}
+
+// parseIgnore reads gitignore syntax: comments, blank lines, `!` negation,
+// trailing `/` for directories, leading or inner `/` anchoring, `*`, `?`,
+// `[...]` and `**`.
+func parseIgnore(base string, data []byte) *ignoreFile {
+	f := &ignoreFile{base: base}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var r ignoreRule
+		if strings.HasPrefix(line, "!") {
+			r.negate, line = true, line[1:]
+		} else if strings.HasPrefix(line, `\`) {
+			line = line[1:]
+		}
+		if strings.HasSuffix(line, "/") {
+			r.dirOnly, line = true, strings.TrimRight(line, "/")
+		}
+		if line == "" {
+			continue
+		}
+		anchored := strings.Contains(line, "/")
+		line = strings.TrimPrefix(line, "/")
+		expr := globToRegexp(line)
+		if anchored {
+			expr = "^" + expr + "$"
+		} else {
+			expr = "(^|/)" + expr + "$"
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			continue // a malformed pattern ignores nothing, as in git
+		}
+		r.re = re
+		f.rules = append(f.rules, r)
+	}
+	return f
+}
+
+func globToRegexp(g string) string {
+	var b strings.Builder
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		switch {
+		case c == '*' && strings.HasPrefix(g[i:], "**/"):
+			b.WriteString("(.*/)?")
+			i += 2
+		case c == '*' && strings.HasPrefix(g[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case c == '?':
+			b.WriteString("[^/]")
+		case c == '[':
+			j := strings.IndexByte(g[i:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			class := g[i+1 : i+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j
+		case c == '\\' && i+1 < len(g):
+			i++
+			b.WriteString(regexp.QuoteMeta(string(g[i])))
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return b.String()
+}
+
+// match reports whether rel (relative to the root) is ignored or
+// re-included by this file; decided is false when no rule matched.
+func (f *ignoreFile) match(rel string, isDir bool) (ignored, decided bool) {
+	if f.base != "" {
+		if !strings.HasPrefix(rel, f.base+"/") {
+			return false, false
+		}
+		rel = rel[len(f.base)+1:]
+	}
+	for i := len(f.rules) - 1; i >= 0; i-- {
+		r := &f.rules[i]
+		if r.dirOnly && !isDir {
+			continue
+		}
+		if r.re.MatchString(rel) {
+			return !r.negate, true
+		}
+	}
+	return false, false
+}
+
+// ignored applies a stack of ignore files, innermost last: the deepest
+// file with a matching rule decides.
+func ignored(stack []*ignoreFile, rel string, isDir bool) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if ig, ok := stack[i].match(rel, isDir); ok {
+			return ig
+		}
+	}
+	return false
+}
+
+func readIgnore(absPath, base string) *ignoreFile {
+	data, err := os.ReadFile(absPath)
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	return parseIgnore(base, data)
+}

@@ -1,0 +1,286 @@
+// Package index builds the graph of a workspace: it discovers source files
+// (honouring .gitignore files and the skip list, skipping binary, huge and
+// unreadable files, never following symlinks), parses them in parallel with
+// one parser per worker, reads project files (go.mod, tsconfig.json,
+// package.json, Cargo.toml) and resolves everything into a graph.
+package index
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/parse"
+	"github.com/ccd-dev/ccd/core/resolve"
+)
+
+// Summary counts what an index run saw.
+type Summary struct {
+	Files        int // source files found (known language)
+	Parsed       int
+	SyntaxErrors int // parsed files with at least one syntax error
+	Binary       int
+	TooLarge     int
+	Unreadable   int
+	Languages    map[string]int // parsed files per language
+	ParseTime    time.Duration
+	ResolveTime  time.Duration
+}
+
+// Skipped is the number of source files not parsed.
+func (s Summary) Skipped() int { return s.Binary + s.TooLarge + s.Unreadable }
+
+func (s Summary) String() string {
+	return fmt.Sprintf("%d files: %d parsed, %d with syntax errors, %d skipped (%d binary, %d too large, %d unreadable)",
+		s.Files, s.Parsed, s.SyntaxErrors, s.Skipped(), s.Binary, s.TooLarge, s.Unreadable)
+}
+
+// Result is an indexed workspace.
+type Result struct {
+	Root    string
+	Files   []*facts.File
+	Project *resolve.Project
+	Graph   *graph.Graph
+	Summary Summary
+}
+
+// candidate is a file found by discovery.
+type candidate struct {
+	rel  string
+	abs  string
+	lang string
+	size int64
+}
+
+// Build indexes the workspace at root.
+func Build(root string, cfg config.Config) (*Result, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("index %s: not a directory", root)
+	}
+	reg, err := parse.Default()
+	if err != nil {
+		return nil, fmt.Errorf("index %s: schemas: %w", root, err)
+	}
+	d := discover(abs, cfg, reg)
+	res := &Result{Root: abs, Project: d.project(cfg)}
+	res.Summary.Files = len(d.files)
+	res.Summary.TooLarge = d.tooLarge
+	res.Summary.Unreadable = d.unreadable
+
+	t0 := time.Now()
+	files, sum := parseAll(reg, d.files, cfg)
+	res.Summary.Parsed, res.Summary.SyntaxErrors = sum.Parsed, sum.SyntaxErrors
+	res.Summary.Binary, res.Summary.Unreadable = sum.Binary, res.Summary.Unreadable+sum.Unreadable
+	res.Summary.Languages = sum.Languages
+	res.Summary.ParseTime = time.Since(t0)
+	res.Files = files
+
+	t1 := time.Now()
+	res.Graph = resolve.Build(files, res.Project)
+	res.Summary.ResolveTime = time.Since(t1)
+	return res, nil
+}
+
+// discovery is what a walk of the tree found.
+type discovery struct {
+	root       string
+	files      []candidate
+	projFiles  map[string][]string // base name → relative paths (go.mod, tsconfig.json, ...)
+	tooLarge   int
+	unreadable int
+}
+
+var projectFileNames = map[string]bool{
+	"go.mod": true, "tsconfig.json": true, "jsconfig.json": true, "package.json": true, "Cargo.toml": true,
+}
+
+func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
+	d := &discovery{root: root, projFiles: map[string][]string{}}
+	skip := map[string]bool{}
+	for _, s := range cfg.SkipDirs {
+		skip[s] = true
+	}
+	var stack []*ignoreFile
+	if ig := readIgnore(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
+		stack = append(stack, ig)
+	}
+	var walk func(absDir, rel string, stack []*ignoreFile)
+	walk = func(absDir, rel string, stack []*ignoreFile) {
+		ents, err := os.ReadDir(absDir)
+		if err != nil {
+			return // unreadable directory: nothing below it is indexed
+		}
+		if ig := readIgnore(filepath.Join(absDir, ".gitignore"), rel); ig != nil {
+			stack = append(stack[:len(stack):len(stack)], ig)
+		}
+		for _, e := range ents {
+			name := e.Name()
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			typ := e.Type()
+			if typ&fs.ModeSymlink != 0 {
+				continue // symlinks are never followed: no loops, no escapes
+			}
+			if e.IsDir() {
+				if skip[name] || ignored(stack, r, true) {
+					continue
+				}
+				walk(filepath.Join(absDir, name), r, stack)
+				continue
+			}
+			if !typ.IsRegular() {
+				continue
+			}
+			if projectFileNames[name] {
+				d.projFiles[name] = append(d.projFiles[name], r)
+			}
+			lang := config.LanguageFor(name)
+			if lang == nil || !reg.Supports(lang.Name) || ignored(stack, r, false) {
+				continue
+			}
+			info, err := e.Info()
+			if err != nil {
+				d.files = append(d.files, candidate{rel: r})
+				d.unreadable++
+				continue
+			}
+			if info.Size() > cfg.MaxFileSize {
+				d.files = append(d.files, candidate{rel: r})
+				d.tooLarge++
+				continue
+			}
+			d.files = append(d.files, candidate{rel: r, abs: filepath.Join(absDir, name), lang: lang.Name, size: info.Size()})
+		}
+	}
+	walk(root, "", stack)
+	return d
+}
+
+type parseSummary struct {
+	Parsed, SyntaxErrors, Binary, Unreadable int
+	Languages                                map[string]int
+}
+
+// parseAll parses candidates with cfg.Workers parsers. Files are returned
+// sorted by path.
+func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config) ([]*facts.File, parseSummary) {
+	workers := cfg.Workers
+	if workers < 1 {
+		workers = 1
+	}
+	out := make([]*facts.File, len(cands))
+	status := make([]uint8, len(cands)) // 0 skipped earlier, 1 parsed, 2 binary, 3 unreadable
+	jobs := make(chan int, 256)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := reg.NewParser()
+			defer p.Close()
+			for i := range jobs {
+				c := cands[i]
+				src, err := os.ReadFile(c.abs)
+				if err != nil {
+					status[i] = 3
+					continue
+				}
+				if isBinary(src) {
+					status[i] = 2
+					continue
+				}
+				f, err := p.Parse(c.rel, c.lang, src)
+				if err != nil {
+					status[i] = 3
+					continue
+				}
+				out[i], status[i] = f, 1
+			}
+		}()
+	}
+	for i, c := range cands {
+		if c.abs != "" {
+			jobs <- i
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	sum := parseSummary{Languages: map[string]int{}}
+	var files []*facts.File
+	for i, f := range out {
+		switch status[i] {
+		case 1:
+			sum.Parsed++
+			sum.Languages[f.Lang]++
+			if f.SyntaxErrors > 0 {
+				sum.SyntaxErrors++
+			}
+			files = append(files, f)
+		case 2:
+			sum.Binary++
+		case 3:
+			sum.Unreadable++
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, sum
+}
+
+// isBinary reports whether content looks binary: a NUL byte in its first
+// 8 KiB, as git decides.
+func isBinary(b []byte) bool {
+	if len(b) > 8000 {
+		b = b[:8000]
+	}
+	return bytes.IndexByte(b, 0) >= 0
+}
+
+// ParseFile parses one file of a workspace (for incremental updates and
+// tests). rel is the path relative to root.
+func ParseFile(reg *parse.Registry, p *parse.Parser, root, rel string, cfg config.Config) (*facts.File, error) {
+	lang := config.LanguageFor(rel)
+	if lang == nil || !reg.Supports(lang.Name) {
+		return nil, fmt.Errorf("parse %s: no language for this file", rel)
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	info, err := os.Lstat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", rel, err)
+	}
+	if info.Size() > cfg.MaxFileSize {
+		return nil, fmt.Errorf("parse %s: %w", rel, ErrTooLarge)
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", rel, err)
+	}
+	if isBinary(src) {
+		return nil, fmt.Errorf("parse %s: %w", rel, ErrBinary)
+	}
+	return p.Parse(rel, lang.Name, src)
+}
+
+// Errors for files that are not parsed.
+var (
+	ErrTooLarge = errors.New("file larger than the size limit")
+	ErrBinary   = errors.New("binary file")
+)

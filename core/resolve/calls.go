@@ -1,0 +1,754 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// callCtx resolves the calls of one file.
+type callCtx struct {
+	r  *resolver
+	fi *fileInfo
+}
+
+// maxDepth bounds every recursive lookup (re-export chains, base classes,
+// receiver chains), so cyclic code cannot loop.
+const maxDepth = 8
+
+// typ is what an expression denotes: a module (files), a class used
+// statically, or an instance of a class. A type may be known only by name
+// (name set, cls invalid) when methods are attached by owner (Go, Rust).
+type typ struct {
+	module   []*fileInfo
+	via      *binding // the import binding a module came through
+	cls      defRef
+	name     string
+	ctx      *fileInfo // file whose scope the name is looked up in
+	instance bool
+	conf     graph.Confidence
+}
+
+func (t typ) known() bool { return t.module != nil || t.cls.valid() || t.name != "" }
+
+func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
+	spec := c.fi.lang
+	name := call.Name
+	if call.New {
+		q := name
+		if call.Recv != "" {
+			q = call.Recv + "." + name
+		}
+		t := c.typeName(c.fi, call.Caller, q, 0)
+		return c.construct(t)
+	}
+	if call.Recv == "" {
+		if name == "super" {
+			if !spec.superCtor {
+				return defRef{}, 0
+			}
+			if cls, ok := c.enclosingClass(call.Caller); ok {
+				for _, b := range c.bases(cls, 0) {
+					if ref, conf := c.construct(b); ref.valid() {
+						return ref, conf
+					}
+				}
+			}
+			return defRef{}, 0
+		}
+		if spec.implicitSelf {
+			for _, cls := range c.enclosingClasses(call.Caller) {
+				if m, ok := c.methodOf(cls, name, 0); ok {
+					return m, graph.Resolved
+				}
+			}
+		}
+		ref, conf := c.lookupName(c.fi, call.Caller, name, true, 0)
+		switch {
+		case !ref.valid():
+		case ref.isClass():
+			return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
+		case ref.isFunc():
+			return ref, conf
+		}
+		return defRef{}, 0
+	}
+	recv := call.Recv
+	if spec.isSelf(recv) {
+		if cls, ok := c.enclosingClass(call.Caller); ok {
+			if m, ok := c.methodOf(cls, name, 0); ok {
+				return m, graph.Resolved
+			}
+		}
+		return defRef{}, 0
+	}
+	if recv == "super" || strings.HasPrefix(recv, "super(") {
+		if cls, ok := c.enclosingClass(call.Caller); ok {
+			for _, b := range c.bases(cls, 0) {
+				if m, ok := c.methodOf(b, name, 0); ok {
+					return m, graph.Resolved
+				}
+			}
+		}
+		return defRef{}, 0
+	}
+	t := c.typeOf(call.Caller, recv, 0)
+	switch {
+	case t.module != nil:
+		ref, conf := c.inModule(t.module, name, 0)
+		if ref.valid() {
+			c.markUsed(t.via, ref.fi)
+			if ref.isClass() {
+				return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
+			}
+			return ref, min(conf, t.conf)
+		}
+		return defRef{}, 0
+	case t.known():
+		if c.fi.f.Lang == "ruby" && name == "new" && !t.instance {
+			return c.construct(t)
+		}
+		if m, ok := c.methodOf(t, name, 0); ok {
+			if t.cls.valid() && !t.instance && m.isClass() {
+				return c.construct(typ{cls: m, name: name, ctx: m.fi, conf: t.conf})
+			}
+			return m, t.conf
+		}
+		return defRef{}, 0
+	case t.via != nil:
+		// A receiver bound to a module outside the workspace.
+		return defRef{}, 0
+	}
+	return c.nameMatch(name)
+}
+
+// nameMatch is the weak fallback for a member call on a receiver of
+// unknown type: an edge only when exactly one method in the workspace has
+// that (uncommon) name.
+func (c *callCtx) nameMatch(name string) (defRef, graph.Confidence) {
+	if !c.fi.lang.memberNameMatch || commonMethods[name] || len(name) < 4 {
+		return defRef{}, 0
+	}
+	var only defRef
+	n := 0
+	for _, m := range c.r.methods[name] {
+		if sameLangFamily(m.fi.f.Lang, c.fi.f.Lang) {
+			only = m
+			n++
+		}
+	}
+	if n == 1 {
+		return only, graph.NameMatch
+	}
+	return defRef{}, 0
+}
+
+func (c *callCtx) markUsed(b *binding, fi *fileInfo) {
+	if b == nil {
+		return
+	}
+	for _, own := range c.fi.imports {
+		if own == b {
+			b.markUsed(fi)
+			return
+		}
+	}
+}
+
+// construct returns the constructor of a class (inherited ones count), or
+// the class itself when it has none.
+func (c *callCtx) construct(t typ) (defRef, graph.Confidence) {
+	if !t.cls.valid() {
+		return defRef{}, 0
+	}
+	conf := t.conf
+	if conf == 0 {
+		conf = graph.Resolved
+	}
+	ctor := t.cls.fi.lang.ctor
+	if ctor == "=class" {
+		ctor = t.cls.def().Name
+	}
+	if ctor != "" {
+		if m, ok := c.methodOf(typ{cls: t.cls, name: t.cls.def().Name, ctx: t.cls.fi}, ctor, 0); ok && m.isFunc() {
+			return m, conf
+		}
+	}
+	return t.cls, conf
+}
+
+// enclosingClasses lists the classes around scope, innermost first; a
+// method with an Owner contributes its owner type.
+func (c *callCtx) enclosingClasses(scope int) []typ {
+	var out []typ
+	defs := c.fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		d := &defs[s]
+		if d.Kind == facts.Class {
+			out = append(out, typ{cls: defRef{c.fi, s}, name: d.Name, ctx: c.fi, instance: true, conf: graph.Resolved})
+		} else if d.Owner != "" {
+			t := c.typeName(c.fi, d.Parent, d.Owner, 0)
+			if !t.known() {
+				t = typ{name: d.Owner, ctx: c.fi}
+			}
+			t.instance, t.conf = true, graph.Resolved
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (c *callCtx) enclosingClass(scope int) (typ, bool) {
+	cs := c.enclosingClasses(scope)
+	if len(cs) == 0 {
+		return typ{}, false
+	}
+	return cs[0], true
+}
+
+// lookupName binds a bare identifier as seen from scope in fi: nested
+// definitions of enclosing functions, the file's top level, imports, the
+// package, wildcard imports, and for global-namespace languages the whole
+// workspace.
+func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, depth int) (defRef, graph.Confidence) {
+	defs := fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		for _, k := range fi.children[s] {
+			if defs[k].Name == name && (defs[s].Kind == facts.Func || defs[k].Kind == facts.Class) {
+				return defRef{fi, k}, graph.Resolved
+			}
+		}
+	}
+	if ks := fi.top[name]; len(ks) > 0 {
+		return defRef{fi, ks[0]}, graph.Resolved
+	}
+	if b := fi.binds[name]; b != nil {
+		if b.name == "" {
+			return defRef{}, 0
+		}
+		ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1)
+		if ref.valid() && own {
+			c.markUsed(b, ref.fi)
+		}
+		return ref, conf
+	}
+	if key := fi.pkgKey(); key != "" {
+		for _, other := range c.r.pkgs[key] {
+			if other == fi {
+				continue
+			}
+			if ks := other.top[name]; len(ks) > 0 {
+				return defRef{other, ks[0]}, graph.Resolved
+			}
+		}
+	}
+	for _, b := range fi.stars {
+		if ref, conf := c.inModule(b.files, name, depth+1); ref.valid() {
+			if own {
+				c.markUsed(b, ref.fi)
+			}
+			return ref, conf
+		}
+	}
+	if fi.lang.global {
+		return c.global(fi, name)
+	}
+	return defRef{}, 0
+}
+
+// global binds a name in a shared namespace (C, C++, Ruby, Bash): a unique
+// top-level function or class of the same language family, preferring
+// source files over headers.
+func (c *callCtx) global(fi *fileInfo, name string) (defRef, graph.Confidence) {
+	var cands []defRef
+	for _, d := range c.r.funcs[name] {
+		if sameLangFamily(d.fi.f.Lang, fi.f.Lang) {
+			cands = append(cands, d)
+		}
+	}
+	if len(cands) == 0 {
+		for _, d := range c.r.classes[name] {
+			if sameLangFamily(d.fi.f.Lang, fi.f.Lang) && d.fi.f.Defs[d.idx].Parent < 0 {
+				cands = append(cands, d)
+			}
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0], graph.Inferred
+	}
+	if len(cands) > 1 {
+		// Several definitions (e.g. static functions in different files):
+		// only one in the caller's directory is a safe pick.
+		var near []defRef
+		for _, d := range cands {
+			if d.fi.dir == fi.dir {
+				near = append(near, d)
+			}
+		}
+		if len(near) == 1 {
+			return near[0], graph.Inferred
+		}
+	}
+	return defRef{}, 0
+}
+
+// inModuleName looks a symbol up in an imported module, with JS default
+// imports mapped to the module's like-named or only definition.
+func (c *callCtx) inModuleName(files []*fileInfo, sym, kind, local string, depth int) (defRef, graph.Confidence) {
+	if sym == "default" {
+		if ref, conf := c.inModule(files, local, depth); ref.valid() {
+			return ref, conf
+		}
+		for _, f := range files {
+			if len(f.top) == 1 {
+				for _, ks := range f.top {
+					return defRef{f, ks[0]}, graph.Inferred
+				}
+			}
+		}
+		return defRef{}, 0
+	}
+	return c.inModule(files, sym, depth)
+}
+
+// inModule finds a top-level definition in one of files, following
+// re-exports (names the module itself imports) and wildcard imports. A
+// dotted name ("Cls.method") descends into a class.
+func (c *callCtx) inModule(files []*fileInfo, name string, depth int) (defRef, graph.Confidence) {
+	if depth > maxDepth || len(files) == 0 {
+		return defRef{}, 0
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		head, rest := name[:i], name[i+1:]
+		ref, conf := c.inModule(files, head, depth+1)
+		if ref.isClass() {
+			if m, ok := c.methodOf(typ{cls: ref, name: head, ctx: ref.fi}, rest, 0); ok {
+				return m, conf
+			}
+		}
+		return defRef{}, 0
+	}
+	for _, f := range files {
+		if ks := f.top[name]; len(ks) > 0 {
+			return defRef{f, ks[0]}, graph.Resolved
+		}
+	}
+	for _, f := range files {
+		if b := f.binds[name]; b != nil && b.name != "" {
+			if ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1); ref.valid() {
+				return ref, conf
+			}
+		}
+	}
+	for _, f := range files {
+		for _, b := range f.stars {
+			if ref, conf := c.inModule(b.files, name, depth+1); ref.valid() {
+				return ref, conf
+			}
+		}
+	}
+	return defRef{}, 0
+}
+
+// methodOf finds method name of type t: the class's own members, methods
+// attached by owner (Go receivers, Rust impls, C++ out-of-line, JS
+// prototypes), then base classes depth first.
+func (c *callCtx) methodOf(t typ, name string, depth int) (defRef, bool) {
+	if depth > maxDepth {
+		return defRef{}, false
+	}
+	if t.cls.valid() {
+		for _, k := range t.cls.fi.children[t.cls.idx] {
+			if t.cls.fi.f.Defs[k].Name == name {
+				return defRef{t.cls.fi, k}, true
+			}
+		}
+	}
+	tname := t.name
+	if t.cls.valid() {
+		tname = t.cls.def().Name
+	}
+	if tname != "" {
+		if m, ok := c.ownedMethod(t, tname, name); ok {
+			return m, true
+		}
+		// Reopened classes (Ruby) and split declarations: other classes
+		// with the same qualified name in the same language family.
+		if t.cls.valid() && t.cls.fi.f.Lang == "ruby" {
+			q := t.cls.def().Qual
+			for _, other := range c.r.classes[tname] {
+				if other != t.cls && other.def().Qual == q {
+					for _, k := range other.fi.children[other.idx] {
+						if other.fi.f.Defs[k].Name == name {
+							return defRef{other.fi, k}, true
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, b := range c.bases(t, depth) {
+		if m, ok := c.methodOf(b, name, depth+1); ok {
+			return m, true
+		}
+	}
+	return defRef{}, false
+}
+
+// ownedMethod finds a method attached to type tname from outside its body.
+func (c *callCtx) ownedMethod(t typ, tname, name string) (defRef, bool) {
+	ctx := t.ctx
+	if t.cls.valid() {
+		ctx = t.cls.fi
+	}
+	var found []defRef
+	for _, m := range c.r.owned[tname] {
+		if m.def().Name != name || ctx == nil || !sameLangFamily(m.fi.f.Lang, ctx.f.Lang) {
+			continue
+		}
+		switch m.fi.f.Lang {
+		case "go":
+			if m.fi.dir != ctx.dir || m.fi.f.Package != ctx.f.Package {
+				continue
+			}
+		case "rust":
+			if c.r.crateOf(m.fi).Dir != c.r.crateOf(ctx).Dir {
+				continue
+			}
+		}
+		found = append(found, m)
+	}
+	if len(found) == 0 {
+		return defRef{}, false
+	}
+	for _, m := range found {
+		if m.fi == ctx {
+			return m, true
+		}
+	}
+	return found[0], true
+}
+
+// bases resolves the base types of a class in the scope of its file.
+func (c *callCtx) bases(t typ, depth int) []typ {
+	if !t.cls.valid() || depth > maxDepth {
+		return nil
+	}
+	d := t.cls.def()
+	var out []typ
+	for _, b := range d.Bases {
+		bt := c.typeName(t.cls.fi, d.Parent, b, depth+1)
+		if bt.known() && bt.module == nil {
+			bt.instance = t.instance
+			out = append(out, bt)
+		}
+	}
+	return out
+}
+
+// typeName resolves a type as written ("T", "pkg.T", "Outer.Inner",
+// "a.b.C") in the scope of fi.
+func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ {
+	name = strings.ReplaceAll(name, "::", ".")
+	if name == "" || depth > maxDepth {
+		return typ{}
+	}
+	if name == "Self" || name == "self" {
+		cc := &callCtx{r: c.r, fi: fi}
+		if t, ok := cc.enclosingClass(scope); ok {
+			t.instance = false
+			return t
+		}
+		return typ{}
+	}
+	segs := strings.Split(name, ".")
+	cc := c
+	if fi != c.fi {
+		cc = &callCtx{r: c.r, fi: fi}
+	}
+	cur := cc.atom(scope, segs[0], depth)
+	for _, s := range segs[1:] {
+		if !cur.known() {
+			break
+		}
+		cur = cc.member(cur, s, depth+1)
+	}
+	if cur.known() && cur.module == nil {
+		cur.instance = false
+		return cur
+	}
+	if len(segs) == 1 {
+		// A unique class of that name anywhere (same language family).
+		var only defRef
+		n := 0
+		for _, d := range c.r.classes[name] {
+			if sameLangFamily(d.fi.f.Lang, fi.f.Lang) {
+				only = d
+				n++
+			}
+		}
+		if n == 1 {
+			return typ{cls: only, name: name, ctx: only.fi, conf: graph.Inferred}
+		}
+		if fi.f.Lang == "go" || fi.f.Lang == "rust" {
+			// Methods may still be attached by owner name.
+			return typ{name: name, ctx: fi, conf: graph.Inferred}
+		}
+	}
+	return typ{}
+}
+
+// atom resolves the first segment of an expression: a self name, a local
+// binding, an import, or a class or module in scope.
+func (c *callCtx) atom(scope int, name string, depth int) typ {
+	fi := c.fi
+	if fi.lang.isSelf(name) {
+		if t, ok := c.enclosingClass(scope); ok {
+			return t
+		}
+		return typ{}
+	}
+	if t, ok := c.localVar(scope, name, depth); ok {
+		return t
+	}
+	if b := fi.binds[name]; b != nil {
+		if b.name == "" {
+			if len(b.files) == 0 {
+				return typ{via: b}
+			}
+			return typ{module: b.files, via: b, conf: graph.Resolved}
+		}
+	}
+	ref, conf := c.lookupName(fi, scope, name, true, depth)
+	switch {
+	case ref.isClass():
+		return typ{cls: ref, name: name, ctx: ref.fi, conf: conf}
+	case ref.valid() && ref.idx < 0:
+		return typ{module: []*fileInfo{ref.fi}, conf: conf}
+	}
+	if b := fi.binds[name]; b != nil && len(b.files) == 0 {
+		return typ{via: b}
+	}
+	return typ{}
+}
+
+// member resolves `cur.s`: a definition in a module, a nested class, or a
+// field of an instance.
+func (c *callCtx) member(cur typ, s string, depth int) typ {
+	if depth > maxDepth {
+		return typ{}
+	}
+	switch {
+	case cur.module != nil:
+		ref, conf := c.inModule(cur.module, s, depth)
+		if ref.valid() {
+			c.markUsed(cur.via, ref.fi)
+		}
+		if ref.isClass() {
+			return typ{cls: ref, name: s, ctx: ref.fi, conf: min(conf, cur.conf)}
+		}
+		// A submodule (Python packages, Rust paths).
+		if sub := c.submodule(cur.module, s); sub != nil {
+			return typ{module: sub, conf: cur.conf}
+		}
+		return typ{}
+	case cur.cls.valid() && !cur.instance:
+		for _, k := range cur.cls.fi.children[cur.cls.idx] {
+			if d := &cur.cls.fi.f.Defs[k]; d.Name == s && d.Kind == facts.Class {
+				return typ{cls: defRef{cur.cls.fi, k}, name: s, ctx: cur.cls.fi, conf: cur.conf}
+			}
+		}
+		return typ{}
+	case cur.instance:
+		return c.fieldType(cur, s, depth+1)
+	}
+	return typ{}
+}
+
+func (c *callCtx) submodule(mods []*fileInfo, s string) []*fileInfo {
+	for _, m := range mods {
+		switch m.f.Lang {
+		case "python":
+			base := m.dir
+			if !strings.HasSuffix(m.f.Path, "__init__.py") {
+				continue
+			}
+			if fs := c.r.firstFile(base+"/"+s+".py", base+"/"+s+"/__init__.py"); fs != nil {
+				return fs
+			}
+		case "rust":
+			if b := m.binds[s]; b != nil && b.name == "" && len(b.files) > 0 {
+				return b.files
+			}
+		}
+	}
+	return nil
+}
+
+// fieldType is the type of field s of an instance: a binding in the class
+// body (Go struct fields, Java/TS fields, annotated Python attributes), an
+// attribute assigned in a method (`self.s = T()`, `this.s = new T()`,
+// `@s = T.new`), or a field of a base class.
+func (c *callCtx) fieldType(t typ, s string, depth int) typ {
+	if !t.cls.valid() || depth > maxDepth {
+		if t.name != "" && t.ctx != nil {
+			// Owner-only types (Go/Rust): the struct may be elsewhere.
+			if cls := c.typeName(t.ctx, -1, t.name, depth+1); cls.cls.valid() {
+				t = cls
+			} else {
+				return typ{}
+			}
+		} else {
+			return typ{}
+		}
+	}
+	fi, ci := t.cls.fi, t.cls.idx
+	cc := &callCtx{r: c.r, fi: fi}
+	for _, bi := range fi.scopes[ci] {
+		b := &fi.f.Bindings[bi]
+		if b.Name == s {
+			return cc.bindingType(b, depth+1)
+		}
+	}
+	for _, k := range fi.children[ci] {
+		for _, bi := range fi.scopes[k] {
+			b := &fi.f.Bindings[bi]
+			if b.Name == "self."+s || b.Name == "this."+s || b.Name == "@"+s {
+				return cc.bindingType(b, depth+1)
+			}
+		}
+	}
+	for _, b := range c.bases(t, depth) {
+		if ft := c.fieldType(b, s, depth+1); ft.known() {
+			return ft
+		}
+	}
+	return typ{}
+}
+
+// localVar finds the innermost binding of name visible from scope.
+func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
+	fi := c.fi
+	defs := fi.f.Defs
+	for s := scope; ; s = defs[s].Parent {
+		if s >= 0 && defs[s].Kind == facts.Class && s != scope {
+			// Class bodies do not scope their methods' variables.
+			if s = defs[s].Parent; s < 0 {
+				s = -1
+			}
+		}
+		for _, bi := range fi.scopes[s] {
+			b := &fi.f.Bindings[bi]
+			if b.Name == name {
+				if t := c.bindingType(b, depth+1); t.known() {
+					t.instance = true
+					return t, true
+				}
+			}
+		}
+		if s < 0 {
+			return typ{}, false
+		}
+	}
+}
+
+// bindingType computes the type a binding holds.
+func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
+	if depth > maxDepth {
+		return typ{}
+	}
+	if b.Type != "" {
+		t := c.typeName(c.fi, b.Scope, b.Type, depth+1)
+		t.instance = true
+		if t.conf == 0 || t.conf > graph.Resolved {
+			t.conf = graph.Resolved
+		}
+		return t
+	}
+	call := b.FromCall
+	// Ruby X.new, Rust T::new / T.default: the receiver type.
+	recv, fn := "", call
+	if i := strings.LastIndexByte(call, '.'); i > 0 {
+		recv, fn = call[:i], call[i+1:]
+	}
+	if recv != "" && fn == "new" && c.fi.f.Lang == "ruby" {
+		t := c.typeName(c.fi, b.Scope, recv, depth+1)
+		t.instance, t.conf = true, graph.Inferred
+		return t
+	}
+	var target defRef
+	if recv == "" {
+		target, _ = c.lookupName(c.fi, b.Scope, fn, false, depth+1)
+	} else {
+		rt := c.typeOf(b.Scope, recv, depth+1)
+		switch {
+		case rt.module != nil:
+			target, _ = c.inModule(rt.module, fn, depth+1)
+		case rt.known():
+			target, _ = c.methodOf(rt, fn, depth+1)
+		}
+	}
+	switch {
+	case target.isClass():
+		return typ{cls: target, name: target.def().Name, ctx: target.fi, instance: true, conf: graph.Inferred}
+	case target.isFunc():
+		d := target.def()
+		if d.Result == "" {
+			return typ{}
+		}
+		cc := &callCtx{r: c.r, fi: target.fi}
+		t := cc.typeName(target.fi, target.idx, d.Result, depth+1)
+		t.instance, t.conf = true, graph.Inferred
+		return t
+	}
+	return typ{}
+}
+
+// typeOf resolves a receiver expression ("x", "self.repo", "pkg", "a.b",
+// "Cls()", "Type::assoc") to a type.
+func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
+	if depth > maxDepth {
+		return typ{}
+	}
+	expr = strings.ReplaceAll(strings.ReplaceAll(expr, "::", "."), "->", ".")
+	expr = strings.TrimPrefix(expr, "&")
+	expr = strings.Trim(expr, "()")
+	// A constructor-call receiver: Cls().m(), new Foo().m().
+	if strings.HasSuffix(expr, ")") || strings.Contains(expr, "(") {
+		i := strings.IndexByte(expr, '(')
+		head := strings.TrimPrefix(expr[:i], "new ")
+		if strings.HasSuffix(expr, ")") && strings.Count(expr, "(") == 1 && head != "" {
+			b := facts.Binding{Name: "", FromCall: head, Scope: scope}
+			if t := c.bindingType(&b, depth+1); t.known() {
+				return t
+			}
+		}
+		return typ{}
+	}
+	if strings.ContainsAny(expr, "[]{} \"'+*?!") || expr == "" {
+		return typ{}
+	}
+	// Python `import a.b.c` binds the whole dotted name.
+	if b := c.fi.binds[expr]; b != nil && b.name == "" {
+		if len(b.files) == 0 {
+			return typ{via: b}
+		}
+		return typ{module: b.files, via: b, conf: graph.Resolved}
+	}
+	segs := strings.Split(expr, ".")
+	// Rust paths name modules first: a::b::f().
+	if c.fi.f.Lang == "rust" && len(segs) > 0 {
+		if m, n := c.r.rustResolve(c.fi, segs); m != nil && n == len(segs) {
+			return typ{module: []*fileInfo{m}, conf: graph.Resolved}
+		}
+	}
+	cur := c.atom(scope, segs[0], depth)
+	for _, s := range segs[1:] {
+		if !cur.known() {
+			return typ{via: cur.via}
+		}
+		cur = c.member(cur, s, depth+1)
+	}
+	return cur
+}

@@ -1,0 +1,375 @@
+// Package resolve turns the facts of a workspace into a code graph: module,
+// class and function nodes, CONTAINS edges from the syntax, IMPORT edges from
+// import specs resolved to files, and CALL edges from call sites bound
+// through scopes, imports, self/this, receiver types and constructors. It
+// needs no language server. Precision comes first: a call that cannot be
+// bound produces no edge, or a weak name-match edge when exactly one
+// method in the workspace has the callee's name.
+package resolve
+
+import (
+	"path"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// Project carries the workspace facts that live outside source files.
+type Project struct {
+	GoModules   []GoModule
+	TSConfigs   []TSConfig
+	JSPackages  []JSPackage
+	Crates      []Crate
+	IncludeDirs []string // C/C++ include directories, relative to the root
+}
+
+// GoModule is a go.mod: the module path and its directory.
+type GoModule struct{ Dir, Path string }
+
+// TSConfig is the module-resolution part of a tsconfig.json/jsconfig.json.
+type TSConfig struct {
+	Dir     string // directory of the config file
+	BaseURL string // relative to Dir, "" when unset
+	Paths   map[string][]string
+}
+
+// JSPackage is a package.json of a workspace package.
+type JSPackage struct{ Dir, Name, Main string }
+
+// Crate is a Cargo.toml: the crate directory and its name (with '-'
+// replaced by '_').
+type Crate struct{ Dir, Name string }
+
+// Build resolves files into a graph. Files must have distinct paths.
+func Build(files []*facts.File, proj *Project) *graph.Graph {
+	if proj == nil {
+		proj = &Project{}
+	}
+	r := newResolver(files, proj)
+	nodes := r.nodes()
+	perFile := make([][]graph.EdgeSpec, len(r.list))
+	r.parallel(func(i int) { r.bindImports(r.list[i]) })
+	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
+	var edges []graph.EdgeSpec
+	for _, es := range perFile {
+		edges = append(edges, es...)
+	}
+	return graph.New(nodes, edges)
+}
+
+func (r *resolver) parallel(fn func(i int)) {
+	n := len(r.list)
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, 64)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// defRef names one definition (idx >= 0) or a whole module (idx == -1).
+type defRef struct {
+	fi  *fileInfo
+	idx int
+}
+
+func (d defRef) valid() bool { return d.fi != nil }
+
+func (d defRef) def() *facts.Def {
+	if d.idx < 0 {
+		return nil
+	}
+	return &d.fi.f.Defs[d.idx]
+}
+
+func (d defRef) id() string {
+	if d.idx < 0 {
+		return d.fi.f.Path
+	}
+	return d.fi.ids[d.idx]
+}
+
+func (d defRef) isClass() bool {
+	return d.fi != nil && d.idx >= 0 && d.fi.f.Defs[d.idx].Kind == facts.Class
+}
+func (d defRef) isFunc() bool {
+	return d.fi != nil && d.idx >= 0 && d.fi.f.Defs[d.idx].Kind == facts.Func
+}
+
+// fileInfo is a file with its derived tables.
+type fileInfo struct {
+	f        *facts.File
+	dir      string
+	ids      []string
+	top      map[string][]int // top-level definitions (not owned methods) by name
+	children [][]int          // def → child defs
+	scopes   map[int][]int    // def (or -1) → bindings declared in it
+	lang     *langSpec
+
+	// Filled by bindImports.
+	binds   map[string]*binding
+	stars   []*binding
+	imports []*binding // in import order, for IMPORT edges
+}
+
+// binding is what an import binds a local name to: a module (name == "")
+// or a symbol in a module. files is empty for modules outside the workspace.
+type binding struct {
+	files []*fileInfo
+	name  string // symbol inside files; "" for the module itself
+	spec  string
+	line  int
+	kind  string // import kind (default, require, ...)
+
+	// used records the files reached through this binding. Only the
+	// goroutine resolving the binding's own file writes it.
+	used map[*fileInfo]bool
+}
+
+func (b *binding) markUsed(fi *fileInfo) {
+	if b == nil || len(b.files) < 2 {
+		return
+	}
+	if b.used == nil {
+		b.used = map[*fileInfo]bool{}
+	}
+	b.used[fi] = true
+}
+
+type resolver struct {
+	proj  *Project
+	list  []*fileInfo
+	files map[string]*fileInfo
+	byDir map[string][]*fileInfo
+
+	classes map[string][]defRef // class definitions by simple name
+	funcs   map[string][]defRef // top-level functions by name
+	methods map[string][]defRef // functions inside classes or with an owner, by name
+	owned   map[string][]defRef // functions with an Owner, by owner's simple name
+	pkgs    map[string][]*fileInfo
+
+	pyMods  map[string][]*fileInfo // dotted module name → files
+	pyTail  map[string][]string    // last segment → dotted names
+	rustMod map[string]*fileInfo   // crateDir|a::b → file
+}
+
+func newResolver(files []*facts.File, proj *Project) *resolver {
+	r := &resolver{
+		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{},
+		classes: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
+		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
+		pyMods: map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
+	}
+	sorted := append([]*facts.File(nil), files...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	for _, f := range sorted {
+		fi := &fileInfo{f: f, dir: path.Dir(f.Path), top: map[string][]int{}, scopes: map[int][]int{},
+			lang: specFor(f.Lang), binds: map[string]*binding{}}
+		fi.ids = make([]string, len(f.Defs))
+		fi.children = make([][]int, len(f.Defs))
+		for i := range f.Defs {
+			d := &f.Defs[i]
+			fi.ids[i] = f.Path + "::" + d.Qual
+			ref := defRef{fi, i}
+			if d.Parent >= 0 {
+				fi.children[d.Parent] = append(fi.children[d.Parent], i)
+			} else if d.Owner == "" {
+				fi.top[d.Name] = append(fi.top[d.Name], i)
+			}
+			switch {
+			case d.Kind == facts.Class:
+				r.classes[d.Name] = append(r.classes[d.Name], ref)
+			case d.Owner != "":
+				r.owned[d.Owner] = append(r.owned[d.Owner], ref)
+				r.methods[d.Name] = append(r.methods[d.Name], ref)
+			case d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class:
+				r.methods[d.Name] = append(r.methods[d.Name], ref)
+			case d.Parent < 0:
+				r.funcs[d.Name] = append(r.funcs[d.Name], ref)
+			}
+		}
+		for i, b := range f.Bindings {
+			fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
+		}
+		r.list = append(r.list, fi)
+		r.files[f.Path] = fi
+		r.byDir[fi.dir] = append(r.byDir[fi.dir], fi)
+		if key := fi.pkgKey(); key != "" {
+			r.pkgs[key] = append(r.pkgs[key], fi)
+		}
+	}
+	r.indexPython()
+	r.indexRust()
+	return r
+}
+
+// pkgKey groups files that share a package scope: Go files of one directory
+// and package clause, Java files of one package.
+func (fi *fileInfo) pkgKey() string {
+	switch fi.f.Lang {
+	case "go":
+		return "go:" + fi.dir + ":" + fi.f.Package
+	case "java":
+		if fi.f.Package != "" {
+			return "java:" + fi.f.Package
+		}
+		return "java:dir:" + fi.dir
+	}
+	return ""
+}
+
+// nodes builds the node list: one module per file, one node per definition.
+func (r *resolver) nodes() []*graph.Node {
+	var out []*graph.Node
+	for _, fi := range r.list {
+		f := fi.f
+		out = append(out, &graph.Node{ID: f.Path, Kind: graph.Module, Name: path.Base(f.Path), Path: f.Path,
+			Lang: f.Lang, Test: graph.IsTestFile(f.Path)})
+		for i := range f.Defs {
+			d := &f.Defs[i]
+			n := &graph.Node{ID: fi.ids[i], Kind: graph.Func, Name: d.Name, Qual: d.Qual, Path: f.Path, Lang: f.Lang,
+				StartLine: d.StartLine, EndLine: d.EndLine, Signature: d.Signature}
+			if d.Kind == facts.Class {
+				n.Kind = graph.Class
+			}
+			class := ""
+			if d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class {
+				class = f.Defs[d.Parent].Name
+			}
+			if d.Owner != "" {
+				class = d.Owner
+				if o, ok := r.ownerClass(fi, d.Owner); ok {
+					n.Owner = o.id()
+				}
+			}
+			if n.Kind == graph.Func {
+				n.Test = graph.IsTestFunc(f.Lang, f.Path, d.Name, class, d.Decorators)
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ownerClass finds the class definition an owner name refers to, nearest
+// first: the same file, the same package directory, then (for languages
+// without packages) a unique class of that name.
+func (r *resolver) ownerClass(fi *fileInfo, owner string) (defRef, bool) {
+	name := owner
+	if i := lastDot(owner); i >= 0 {
+		name = owner[i+1:]
+	}
+	cands := r.classes[name]
+	var sameDir []defRef
+	for _, c := range cands {
+		if c.fi == fi {
+			return c, true
+		}
+		if c.fi.dir == fi.dir && c.fi.f.Lang == fi.f.Lang {
+			sameDir = append(sameDir, c)
+		}
+	}
+	if len(sameDir) == 1 {
+		return sameDir[0], true
+	}
+	if fi.f.Lang == "go" {
+		return defRef{}, false
+	}
+	var sameLang []defRef
+	for _, c := range cands {
+		if sameLangFamily(c.fi.f.Lang, fi.f.Lang) {
+			sameLang = append(sameLang, c)
+		}
+	}
+	if len(sameLang) == 1 {
+		return sameLang[0], true
+	}
+	return defRef{}, false
+}
+
+func lastDot(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+func sameLangFamily(a, b string) bool {
+	return family(a) == family(b)
+}
+
+func family(l string) string {
+	switch l {
+	case "c", "cpp":
+		return "c"
+	case "javascript", "typescript", "tsx":
+		return "js"
+	}
+	return l
+}
+
+// fileEdges returns the CONTAINS, IMPORT and CALL edges leaving one file.
+func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
+	f := fi.f
+	var out []graph.EdgeSpec
+	for i := range f.Defs {
+		from := f.Path
+		if p := f.Defs[i].Parent; p >= 0 {
+			from = fi.ids[p]
+		}
+		out = append(out, graph.EdgeSpec{From: from, To: fi.ids[i], Type: graph.Contains})
+	}
+	c := &callCtx{r: r, fi: fi}
+	for i := range f.Calls {
+		call := &f.Calls[i]
+		to, conf := c.resolveCall(call)
+		if !to.valid() {
+			continue
+		}
+		from := f.Path
+		if call.Caller >= 0 {
+			from = fi.ids[call.Caller]
+		}
+		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: conf, Lines: []int{call.Line}})
+	}
+	// Import edges last: bindings that could reach several files (a Go
+	// package, a Java wildcard) point at the files actually used.
+	for _, b := range fi.imports {
+		targets := b.files
+		if len(targets) > 1 && len(b.used) > 0 {
+			targets = nil
+			for _, t := range b.files {
+				if b.used[t] {
+					targets = append(targets, t)
+				}
+			}
+		}
+		for _, t := range targets {
+			if t == fi {
+				continue
+			}
+			out = append(out, graph.EdgeSpec{From: f.Path, To: t.f.Path, Type: graph.Import,
+				Confidence: graph.Resolved, Lines: []int{b.line}, Spec: b.spec})
+		}
+	}
+	return out
+}

@@ -1,0 +1,33 @@
+# ccd tasks. On a fresh machine run them through scripts/just, which
+# installs just itself when it is missing.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Default workspace for `just run`: Go's net/http, a real package every machine has.
+workspace := env_var_or_default("CCD_DEMO_ROOT", `go env GOROOT` + "/src/net/http")
+
+# Build the binaries into bin/.
+build:
+    go build -o bin/ccd ./daemon/ccd
+
+# Build, index a real workspace, print its summary and an impact analysis, export the graph.
+run: build
+    bin/ccd index {{workspace}}
+    @echo
+    bin/ccd impact --root {{workspace}} Server.Serve --depth 2
+    @echo
+    bin/ccd export {{workspace}} -o bin/graph.json -q
+    @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes)"
+
+# Run the whole test suite (vet, then every test).
+test:
+    go vet ./...
+    go test ./...
+
+# Benchmarks on GOROOT/src and the Python stdlib (see core/index/bench_test.go).
+bench:
+    go test ./core/index -run '^$' -bench . -benchtime 1x -timeout 60m
+
+# Regenerate golden files after reviewing a change.
+update-golden:
+    go test ./core/index -run Graph -update

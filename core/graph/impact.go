@@ -1,0 +1,70 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Impact is the blast radius of one target: 1-hop callers and callees
+// (aggregated as in an impact view), the transitive inbound slice up to a
+// depth, and the tests that slice reaches.
+type Impact struct {
+	Target   int
+	Callers  []Neighbor
+	Callees  []Neighbor
+	Upstream []Hit // transitive callers, nearest first
+	Tests    []int
+	Depth    int
+}
+
+// Impact computes the impact of node i. depth bounds the transitive slice
+// (<= 0: unlimited).
+func (g *Graph) Impact(i, depth int, f Filter) Impact {
+	return Impact{
+		Target:   i,
+		Callers:  g.Neighbors(i, In, f),
+		Callees:  g.Neighbors(i, Out, f),
+		Upstream: g.Slice(i, In, depth, f),
+		Tests:    g.Tests(i, depth, f),
+		Depth:    depth,
+	}
+}
+
+// Files returns the distinct files of the transitive callers.
+func (im Impact) Files(g *Graph) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, h := range im.Upstream {
+		p := g.Nodes[h.Node].Path
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Describe renders a node for people: "Cart.add (func) shop/models.py:39".
+func (g *Graph) Describe(i int) string {
+	n := g.Nodes[i]
+	name := n.Qual
+	if name == "" {
+		name = n.Path
+	}
+	return fmt.Sprintf("%s (%s) %s", name, n.Kind, n.Loc())
+}
+
+// SiteLoc renders where a neighbour's calls are: "path:12,40".
+func (nb Neighbor) SiteLoc() string {
+	if len(nb.Lines) == 0 {
+		return nb.Path
+	}
+	ls := make([]string, len(nb.Lines))
+	for i, l := range nb.Lines {
+		ls[i] = fmt.Sprint(l)
+	}
+	if len(ls) > 4 {
+		ls = append(ls[:4], "…")
+	}
+	return nb.Path + ":" + strings.Join(ls, ",")
+}

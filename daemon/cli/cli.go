@@ -1,0 +1,196 @@
+// Package cli implements the ccd command line. Commands that need a graph
+// build it in-process (the daemon, once running, will answer them instead).
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
+)
+
+// Version is the ccd version, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// usageError is a mistake in the command line; it prints the command's usage.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+type command struct {
+	name, args, help string
+	run              func(c *ctx, args []string) error
+}
+
+// ctx carries the command's streams.
+type ctx struct {
+	stdout, stderr io.Writer
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"export", "DIR [-o FILE]", "write the graph of DIR as JSON (the documented export schema)", runExport},
+		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
+		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
+		{"index", "[DIR]", "index DIR and print a summary", runIndex},
+		{"version", "", "print the version", func(c *ctx, _ []string) error {
+			fmt.Fprintln(c.stdout, "ccd", Version)
+			return nil
+		}},
+	}
+}
+
+// Main runs the command line and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	c := &ctx{stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, cmd := range commands {
+		if cmd.name != args[0] {
+			continue
+		}
+		err := cmd.run(c, args[1:])
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			fmt.Fprintf(stderr, "usage: ccd %s %s\n  %s\n", cmd.name, cmd.args, cmd.help)
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "ccd %s: %s\nusage: ccd %s %s\n", cmd.name, ue.msg, cmd.name, cmd.args)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "ccd %s: %s\n", cmd.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "ccd: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ccd COMMAND [ARGS]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.help)
+	}
+}
+
+// parseInterleaved parses flags that may appear before or after positional
+// arguments ("ccd impact Foo --depth 2").
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func load(root string) (*index.Result, error) {
+	cfg, err := config.Load()
+	if err != nil {
+		return nil, err
+	}
+	res, err := index.Build(root, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if res.Summary.Parsed == 0 {
+		return nil, fmt.Errorf("%s: no source files found (%s); point --root at a project directory", res.Root, res.Summary)
+	}
+	return res, nil
+}
+
+func runIndex(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("index", flag.ContinueOnError)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	root := "."
+	if len(pos) > 1 {
+		return usageError{"at most one directory"}
+	} else if len(pos) == 1 {
+		root = pos[0]
+	}
+	res, err := load(root)
+	if err != nil {
+		return err
+	}
+	printSummary(c.stdout, res)
+	return nil
+}
+
+func printSummary(w io.Writer, res *index.Result) {
+	g := res.Graph
+	fmt.Fprintf(w, "%s\n%s\n", res.Root, res.Summary)
+	var langs []string
+	for l, n := range res.Summary.Languages {
+		langs = append(langs, fmt.Sprintf("%s %d", l, n))
+	}
+	sort.Strings(langs)
+	fmt.Fprintf(w, "languages: %s\n", strings.Join(langs, ", "))
+	fmt.Fprintf(w, "graph: %d modules, %d classes, %d functions; %d import, %d call, %d contains edges\n",
+		g.Count(graph.Module), g.Count(graph.Class), g.Count(graph.Func),
+		g.CountEdges(graph.Import), g.CountEdges(graph.Call), g.CountEdges(graph.Contains))
+	fmt.Fprintf(w, "time: parse %s, resolve %s\n", res.Summary.ParseTime.Round(1e6), res.Summary.ResolveTime.Round(1e6))
+}
+
+func runExport(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	out := fs.String("o", "", "output file (default: stdout)")
+	quiet := fs.Bool("q", false, "do not print the summary on stderr")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError{"want exactly one directory"}
+	}
+	res, err := load(pos[0])
+	if err != nil {
+		return err
+	}
+	w := c.stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	if err := res.Graph.WriteJSON(w); err != nil {
+		return fmt.Errorf("export %s: %w", pos[0], err)
+	}
+	if !*quiet {
+		printSummary(c.stderr, res)
+	}
+	return nil
+}

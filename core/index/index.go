@@ -79,6 +79,9 @@ func Build(root string, cfg config.Config) (*Result, error) {
 		return nil, fmt.Errorf("index %s: schemas: %w", root, err)
 	}
 	d := discover(abs, cfg, reg)
+	if err := reg.Prepare(d.languages()...); err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
 	res := &Result{Root: abs, Project: d.project(cfg)}
 	res.Summary.Files = len(d.files)
 	res.Summary.TooLarge = d.tooLarge
@@ -105,6 +108,19 @@ type discovery struct {
 	projFiles  map[string][]string // base name → relative paths (go.mod, tsconfig.json, ...)
 	tooLarge   int
 	unreadable int
+}
+
+// languages lists the languages of the discovered files.
+func (d *discovery) languages() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range d.files {
+		if c.lang != "" && !seen[c.lang] {
+			seen[c.lang] = true
+			out = append(out, c.lang)
+		}
+	}
+	return out
 }
 
 var projectFileNames = map[string]bool{

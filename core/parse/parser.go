@@ -51,6 +51,9 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 	if s == nil {
 		return nil, fmt.Errorf("parse %s: no grammar for language %q", relpath, lang)
 	}
+	if err := s.compile(); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", relpath, err)
+	}
 	f := &facts.File{
 		Path:  relpath,
 		Lang:  lang,
@@ -209,7 +212,7 @@ func (x *extractor) run(cur *sitter.QueryCursor, root *sitter.Node) {
 		if !ok {
 			return
 		}
-		if x.s.preds {
+		if x.s.preds && x.s.predPattern[m.PatternIndex] {
 			m = cur.FilterPredicates(m, x.src)
 		}
 		if len(m.Captures) == 0 {
@@ -440,9 +443,9 @@ func (x *extractor) addCall(c *matchCaps) {
 	if name == "" || len(name) > 200 {
 		return
 	}
-	call := facts.Call{Name: name, New: isNew, Line: line(node)}
+	call := facts.Call{Name: stripGenerics(name), New: isNew, Line: line(node)}
 	if c.recv != nil {
-		r := strings.Join(strings.Fields(x.text(c.recv)), "")
+		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
 		if len(r) > 120 {
 			r = "?"
 		}
@@ -470,11 +473,17 @@ func (x *extractor) addCall(c *matchCaps) {
 
 func (x *extractor) addBinding(c *matchCaps) {
 	b := facts.Binding{Name: strings.Join(strings.Fields(x.text(c.bindName)), ""), Line: line(c.bindName)}
+	if b.Name == "_" {
+		return
+	}
 	if c.bindType != nil {
 		b.Type = NormType(x.text(c.bindType))
 	} else {
 		call := strings.Join(strings.Fields(x.text(c.bindCall)), "")
-		call = strings.ReplaceAll(call, "::", ".")
+		if i := strings.IndexByte(call, '('); i >= 0 {
+			call = call[:i]
+		}
+		call = stripGenerics(strings.ReplaceAll(call, "::", "."))
 		if len(call) > 120 {
 			return
 		}
@@ -570,7 +579,7 @@ func (x *extractor) signature(d *defBuild) string {
 		end = d.start + uint32(i)
 	}
 	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(x.src[d.start:end]), "\uFFFD")), " ")
-	s = strings.TrimRight(s, " {:=")
+	s = strings.TrimRight(s, " {:=;")
 	if len(s) > 160 {
 		s = s[:157] + "..."
 	}
@@ -626,4 +635,27 @@ func (x *extractor) attribute() {
 		x.f.Bindings[i] = x.binds[i].Binding
 		x.f.Bindings[i].Scope = d
 	})
+}
+
+// ParseOnly parses src without extracting anything: the floor that
+// extraction is measured against in benchmarks.
+func (p *Parser) ParseOnly(lang string, src []byte) error {
+	s := p.reg.byLang[lang]
+	if s == nil {
+		return fmt.Errorf("no grammar for language %q", lang)
+	}
+	tp := p.parsers[lang]
+	if tp == nil {
+		tp = sitter.NewParser()
+		tp.SetLanguage(s.ts)
+		tp.SetOperationLimit(operationLimit)
+		p.parsers[lang] = tp
+	}
+	tree := tp.Parse(nil, src)
+	if tree == nil {
+		tp.Reset()
+		return fmt.Errorf("tree-sitter gave up (operation limit)")
+	}
+	tree.Close()
+	return nil
 }

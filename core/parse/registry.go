@@ -89,21 +89,31 @@ func CaptureNames() []string {
 	return out
 }
 
-// schema is a compiled query for one language.
+// schema is the query of one language, compiled on first use.
 type schema struct {
 	lang    *config.Language
 	ts      *sitter.Language
+	src     string
 	query   *sitter.Query
 	roles   []role   // by capture index
 	kinds   []string // import kind by capture index, for roleImportKind
 	generic bool     // tier 2: definitions from the generic query
 	preds   bool     // query has predicates that need FilterPredicates
+	// predPattern marks the patterns that have predicates; only their
+	// matches go through FilterPredicates (which is costly per match).
+	predPattern []bool
+
+	once sync.Once
+	err  error
 }
 
-// Registry holds the compiled schema of every language. It is safe for
-// concurrent use; parsing itself happens in per-goroutine Parsers.
+// Registry holds the schema of every language. It is safe for concurrent
+// use; parsing itself happens in per-goroutine Parsers. Queries compile on
+// first use (compiling all 26 takes over a second); Validate or Prepare
+// compile them up front.
 type Registry struct {
 	byLang map[string]*schema
+	order  []string
 }
 
 var (
@@ -112,10 +122,11 @@ var (
 	defaultErr  error
 )
 
-// Default returns the registry for the built-in language table, compiled
-// once. An error means a shipped schema is broken.
+// Default returns the lazily compiled registry for the built-in language
+// table. An error means a language names a grammar or schema that is not
+// bundled.
 func Default() (*Registry, error) {
-	defaultOnce.Do(func() { defaultReg, defaultErr = NewRegistry(config.Languages) })
+	defaultOnce.Do(func() { defaultReg, defaultErr = newLazy(config.Languages) })
 	return defaultReg, defaultErr
 }
 
@@ -123,9 +134,18 @@ func Default() (*Registry, error) {
 // whether it is a class or a function (seed 000, tier 2).
 const genericQuery = `(_ name: (_) @cc.def.func.name) @cc.def.func.node`
 
-// NewRegistry compiles the schema of every language in langs. It returns
-// all compile errors at once, each naming the language and the reason.
+// NewRegistry builds a registry for langs and compiles every query,
+// returning all compile errors at once, each naming the language and the
+// reason.
 func NewRegistry(langs []config.Language) (*Registry, error) {
+	r, err := newLazy(langs)
+	if err != nil {
+		return r, err
+	}
+	return r, r.Validate()
+}
+
+func newLazy(langs []config.Language) (*Registry, error) {
 	r := &Registry{byLang: map[string]*schema{}}
 	var errs []error
 	for i := range langs {
@@ -135,63 +155,87 @@ func NewRegistry(langs []config.Language) (*Registry, error) {
 			errs = append(errs, fmt.Errorf("language %s: no bundled grammar %q", l.Name, l.Grammar))
 			continue
 		}
-		ts := get()
-		src, generic := genericQuery, true
+		s := &schema{lang: l, ts: get(), src: genericQuery, generic: true}
 		if l.Schema != "" {
 			text, ok := schemas.Get(l.Schema)
 			if !ok {
 				errs = append(errs, fmt.Errorf("language %s: schemas/%s.scm is missing", l.Name, l.Schema))
 				continue
 			}
-			src, generic = text, false
-		}
-		s, err := compile(l, ts, src, generic)
-		if err != nil {
-			if generic {
-				// A grammar without a "name" field has no generic definitions;
-				// its files are still discovered and counted.
-				r.byLang[l.Name] = &schema{lang: l, ts: ts, generic: true}
-				continue
-			}
-			errs = append(errs, err)
-			continue
+			s.src, s.generic = text, false
 		}
 		r.byLang[l.Name] = s
+		r.order = append(r.order, l.Name)
 	}
 	return r, errors.Join(errs...)
 }
 
-func compile(l *config.Language, ts *sitter.Language, src string, generic bool) (*schema, error) {
+// Validate compiles every query and returns all errors.
+func (r *Registry) Validate() error { return r.Prepare(r.order...) }
+
+// Prepare compiles the queries of the given languages (unknown names are
+// ignored) and returns all errors.
+func (r *Registry) Prepare(langs ...string) error {
+	var errs []error
+	for _, l := range langs {
+		if s := r.byLang[l]; s != nil {
+			if err := s.compile(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// compile compiles the query once. A generic query that a grammar cannot
+// express (no "name" field) leaves the language with no definitions: its
+// files are still discovered and counted.
+func (s *schema) compile() error {
+	s.once.Do(func() {
+		q, roles, kinds, predPattern, err := compileQuery(s.lang, s.ts, s.src)
+		if err != nil {
+			if !s.generic {
+				s.err = err
+			}
+			return
+		}
+		s.query, s.roles, s.kinds, s.predPattern = q, roles, kinds, predPattern
+		for _, p := range predPattern {
+			s.preds = s.preds || p
+		}
+	})
+	return s.err
+}
+
+func compileQuery(l *config.Language, ts *sitter.Language, src string) (*sitter.Query, []role, []string, []bool, error) {
 	q, err := sitter.NewQuery([]byte(src), ts)
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", l.Name, err)
+		return nil, nil, nil, nil, fmt.Errorf("schema %s: %w", l.Name, err)
 	}
-	s := &schema{lang: l, ts: ts, query: q, generic: generic}
 	n := q.CaptureCount()
-	s.roles = make([]role, n)
-	s.kinds = make([]string, n)
+	roles := make([]role, n)
+	kinds := make([]string, n)
 	for i := uint32(0); i < n; i++ {
 		name := q.CaptureNameForId(i)
 		switch {
 		case roleNames[name] != roleNone:
-			s.roles[i] = roleNames[name]
+			roles[i] = roleNames[name]
 		case strings.HasPrefix(name, "cc.import.kind."):
-			s.roles[i] = roleImportKind
-			s.kinds[i] = strings.TrimPrefix(name, "cc.import.kind.")
+			roles[i] = roleImportKind
+			kinds[i] = strings.TrimPrefix(name, "cc.import.kind.")
 		case strings.HasPrefix(name, "_"):
-			s.roles[i] = roleIgnore
+			roles[i] = roleIgnore
 		default:
-			return nil, fmt.Errorf("schema %s: unknown capture @%s (known: %s, cc.import.kind.<kind>, _helper)",
+			q.Close()
+			return nil, nil, nil, nil, fmt.Errorf("schema %s: unknown capture @%s (known: %s, cc.import.kind.<kind>, _helper)",
 				l.Name, name, strings.Join(CaptureNames(), ", "))
 		}
 	}
-	for p := uint32(0); p < q.PatternCount(); p++ {
-		if len(q.PredicatesForPattern(p)) > 0 {
-			s.preds = true
-			break
-		}
+	preds := make([]bool, q.PatternCount())
+	for p := range preds {
+		preds[p] = len(q.PredicatesForPattern(uint32(p))) > 0
 	}
-	return s, nil
+	return q, roles, kinds, preds, nil
 }
 
 // Supports reports whether the registry can parse files of the language.

@@ -31,10 +31,36 @@ func NormType(s string) string {
 		s = s[:i]
 	}
 	s = strings.TrimRight(strings.TrimSpace(s), "*&? ")
+	s = strings.TrimPrefix(s, "::")
 	s = strings.ReplaceAll(s, "::", ".")
 	s = strings.TrimPrefix(s, "crate.")
 	if strings.ContainsAny(s, " \t\n,;{}=") {
 		return ""
 	}
 	return s
+}
+
+// stripGenerics removes generic and template argument lists
+// ("Foo<int>::make<T>" → "Foo::make"), leaving "<" in operators alone when
+// unbalanced.
+func stripGenerics(s string) string {
+	if !strings.ContainsRune(s, '<') {
+		return s
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '<':
+			depth++
+		case r == '>' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	if depth != 0 {
+		return s
+	}
+	return b.String()
 }

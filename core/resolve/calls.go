@@ -11,6 +11,18 @@ import (
 type callCtx struct {
 	r  *resolver
 	fi *fileInfo
+	// origin is the file whose calls are being resolved; lookups may move
+	// into other files' scopes (fi), but only origin's bindings are marked
+	// as used, so no goroutine writes another file's state.
+	origin *fileInfo
+}
+
+// in returns a context for looking things up in another file's scope.
+func (c *callCtx) in(fi *fileInfo) *callCtx {
+	if fi == c.fi {
+		return c
+	}
+	return &callCtx{r: c.r, fi: fi, origin: c.origin}
 }
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
@@ -41,7 +53,16 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 			q = call.Recv + "." + name
 		}
 		t := c.typeName(c.fi, call.Caller, q, 0)
-		return c.construct(t)
+		if t.cls.valid() {
+			return c.construct(t)
+		}
+		if call.Recv == "" {
+			// `new F()` of a constructor function (JS).
+			if ref, conf := c.callable(call.Caller, name, 0); ref.isFunc() {
+				return ref, conf
+			}
+		}
+		return defRef{}, 0
 	}
 	if call.Recv == "" {
 		if name == "super" {
@@ -64,7 +85,7 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 				}
 			}
 		}
-		ref, conf := c.lookupName(c.fi, call.Caller, name, true, 0)
+		ref, conf := c.callable(call.Caller, name, 0)
 		switch {
 		case !ref.valid():
 		case ref.isClass():
@@ -145,7 +166,7 @@ func (c *callCtx) nameMatch(name string) (defRef, graph.Confidence) {
 }
 
 func (c *callCtx) markUsed(b *binding, fi *fileInfo) {
-	if b == nil {
+	if b == nil || c.fi != c.origin {
 		return
 	}
 	for _, own := range c.fi.imports {
@@ -257,6 +278,24 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 	return defRef{}, 0
 }
 
+// callable is lookupName for a name in call position: a module bound by
+// `const F = require('./f')` stands for what the module exports, its
+// like-named or only definition.
+func (c *callCtx) callable(scope int, name string, depth int) (defRef, graph.Confidence) {
+	ref, conf := c.lookupName(c.fi, scope, name, true, depth)
+	if ref.valid() {
+		return ref, conf
+	}
+	if b := c.fi.binds[name]; b != nil && b.name == "" && len(b.files) > 0 && family(c.fi.f.Lang) == "js" {
+		ref, conf = c.inModuleName(b.files, "default", "", name, depth+1)
+		if ref.valid() {
+			c.markUsed(b, ref.fi)
+		}
+		return ref, conf
+	}
+	return defRef{}, 0
+}
+
 // global binds a name in a shared namespace (C, C++, Ruby, Bash): a unique
 // top-level function or class of the same language family, preferring
 // source files over headers.
@@ -274,7 +313,7 @@ func (c *callCtx) global(fi *fileInfo, name string) (defRef, graph.Confidence) {
 			}
 		}
 	}
-	if len(cands) == 1 {
+	if len(cands) == 1 || (len(cands) > 1 && cands[0].isClass() && len(c.r.sameScope(cands[0])) == len(cands)) {
 		return cands[0], graph.Inferred
 	}
 	if len(cands) > 1 {
@@ -359,9 +398,11 @@ func (c *callCtx) methodOf(t typ, name string, depth int) (defRef, bool) {
 		return defRef{}, false
 	}
 	if t.cls.valid() {
-		for _, k := range t.cls.fi.children[t.cls.idx] {
-			if t.cls.fi.f.Defs[k].Name == name {
-				return defRef{t.cls.fi, k}, true
+		for _, decl := range c.r.sameScope(t.cls) {
+			for _, k := range decl.fi.children[decl.idx] {
+				if decl.fi.f.Defs[k].Name == name {
+					return defRef{decl.fi, k}, true
+				}
 			}
 		}
 	}
@@ -372,20 +413,6 @@ func (c *callCtx) methodOf(t typ, name string, depth int) (defRef, bool) {
 	if tname != "" {
 		if m, ok := c.ownedMethod(t, tname, name); ok {
 			return m, true
-		}
-		// Reopened classes (Ruby) and split declarations: other classes
-		// with the same qualified name in the same language family.
-		if t.cls.valid() && t.cls.fi.f.Lang == "ruby" {
-			q := t.cls.def().Qual
-			for _, other := range c.r.classes[tname] {
-				if other != t.cls && other.def().Qual == q {
-					for _, k := range other.fi.children[other.idx] {
-						if other.fi.f.Defs[k].Name == name {
-							return defRef{other.fi, k}, true
-						}
-					}
-				}
-			}
 		}
 	}
 	for _, b := range c.bases(t, depth) {
@@ -455,18 +482,19 @@ func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ 
 		return typ{}
 	}
 	if name == "Self" || name == "self" {
-		cc := &callCtx{r: c.r, fi: fi}
-		if t, ok := cc.enclosingClass(scope); ok {
+		if t, ok := c.in(fi).enclosingClass(scope); ok {
 			t.instance = false
 			return t
 		}
 		return typ{}
 	}
-	segs := strings.Split(name, ".")
-	cc := c
-	if fi != c.fi {
-		cc = &callCtx{r: c.r, fi: fi}
+	if fi.lang.reopen && strings.Contains(name, ".") {
+		if ds := c.r.quals[qualKey(fi.f.Lang, name)]; len(ds) > 0 {
+			return typ{cls: ds[0], name: ds[0].def().Name, ctx: ds[0].fi, conf: graph.Resolved}
+		}
 	}
+	segs := strings.Split(name, ".")
+	cc := c.in(fi)
 	cur := cc.atom(scope, segs[0], depth)
 	for _, s := range segs[1:] {
 		if !cur.known() {
@@ -495,6 +523,12 @@ func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ 
 			// Methods may still be attached by owner name.
 			return typ{name: name, ctx: fi, conf: graph.Inferred}
 		}
+		if family(fi.f.Lang) == "js" {
+			// A constructor function whose methods live on its prototype.
+			if ref, conf := c.in(fi).callable(scope, name, depth+1); ref.isFunc() {
+				return typ{name: ref.def().Name, ctx: ref.fi, conf: min(conf, graph.Inferred)}
+			}
+		}
 	}
 	return typ{}
 }
@@ -511,6 +545,19 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 	}
 	if t, ok := c.localVar(scope, name, depth); ok {
 		return t
+	}
+	if field, ok := strings.CutPrefix(name, "@"); ok || fi.lang.implicitSelf {
+		// Ruby @ivars, and bare field names in Java and C++ methods.
+		field = strings.TrimLeft(field, "@")
+		for _, cls := range c.enclosingClasses(scope) {
+			if ft := c.fieldType(cls, field, depth+1); ft.known() {
+				ft.instance = true
+				return ft
+			}
+		}
+		if ok {
+			return typ{}
+		}
 	}
 	if b := fi.binds[name]; b != nil {
 		if b.name == "" {
@@ -554,9 +601,11 @@ func (c *callCtx) member(cur typ, s string, depth int) typ {
 		}
 		return typ{}
 	case cur.cls.valid() && !cur.instance:
-		for _, k := range cur.cls.fi.children[cur.cls.idx] {
-			if d := &cur.cls.fi.f.Defs[k]; d.Name == s && d.Kind == facts.Class {
-				return typ{cls: defRef{cur.cls.fi, k}, name: s, ctx: cur.cls.fi, conf: cur.conf}
+		for _, decl := range c.r.sameScope(cur.cls) {
+			for _, k := range decl.fi.children[decl.idx] {
+				if d := &decl.fi.f.Defs[k]; d.Name == s && d.Kind == facts.Class {
+					return typ{cls: defRef{decl.fi, k}, name: s, ctx: decl.fi, conf: cur.conf}
+				}
 			}
 		}
 		return typ{}
@@ -604,7 +653,7 @@ func (c *callCtx) fieldType(t typ, s string, depth int) typ {
 		}
 	}
 	fi, ci := t.cls.fi, t.cls.idx
-	cc := &callCtx{r: c.r, fi: fi}
+	cc := c.in(fi)
 	for _, bi := range fi.scopes[ci] {
 		b := &fi.f.Bindings[bi]
 		if b.Name == s {
@@ -697,8 +746,7 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		if d.Result == "" {
 			return typ{}
 		}
-		cc := &callCtx{r: c.r, fi: target.fi}
-		t := cc.typeName(target.fi, target.idx, d.Result, depth+1)
+		t := c.in(target.fi).typeName(target.fi, target.idx, d.Result, depth+1)
 		t.instance, t.conf = true, graph.Inferred
 		return t
 	}

@@ -18,6 +18,9 @@ type langSpec struct {
 	// superCtor: a bare `super(...)` call runs the base class constructor
 	// (JS, TS, Java). Python's super() only returns a proxy.
 	superCtor bool
+	// reopen: a class or namespace may be declared in several places that
+	// together make one scope (Ruby classes and modules, C++ namespaces).
+	reopen bool
 }
 
 var langSpecs = map[string]*langSpec{
@@ -28,10 +31,10 @@ var langSpecs = map[string]*langSpec{
 	"go":         {memberNameMatch: true},
 	"rust":       {self: []string{"self", "Self"}, memberNameMatch: true},
 	"java":       {self: []string{"this"}, ctor: "=class", implicitSelf: true, memberNameMatch: true, superCtor: true},
-	"ruby":       {self: []string{"self"}, ctor: "initialize", implicitSelf: true, global: true, memberNameMatch: true},
+	"ruby":       {self: []string{"self"}, ctor: "initialize", implicitSelf: true, global: true, memberNameMatch: true, reopen: true},
 	"c":          {global: true},
-	"cpp":        {self: []string{"this"}, ctor: "=class", implicitSelf: true, global: true, memberNameMatch: true},
-	"bash":       {global: true},
+	"cpp":        {self: []string{"this"}, ctor: "=class", implicitSelf: true, global: true, memberNameMatch: true, reopen: true},
+	"bash":       {}, // sourced files are wildcard imports; no global namespace
 }
 
 var defaultSpec = &langSpec{}

@@ -380,7 +380,13 @@ func (r *resolver) indexRust() {
 			continue
 		}
 		crate, mod := r.rustModPath(fi)
-		r.rustMod[crate+"|"+mod] = fi
+		key := crate + "|" + mod
+		// The library root wins over a binary root: `crate_name::` and
+		// `crate::` paths from other targets name the library.
+		if old := r.rustMod[key]; old != nil && strings.HasSuffix(old.f.Path, "lib.rs") {
+			continue
+		}
+		r.rustMod[key] = fi
 	}
 }
 

@@ -160,6 +160,7 @@ type resolver struct {
 	byDir map[string][]*fileInfo
 
 	classes map[string][]defRef // class definitions by simple name
+	quals   map[string][]defRef // class definitions by language family and qualified name
 	funcs   map[string][]defRef // top-level functions by name
 	methods map[string][]defRef // functions inside classes or with an owner, by name
 	owned   map[string][]defRef // functions with an Owner, by owner's simple name
@@ -173,7 +174,7 @@ type resolver struct {
 func newResolver(files []*facts.File, proj *Project) *resolver {
 	r := &resolver{
 		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{},
-		classes: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
+		classes: map[string][]defRef{}, quals: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
 		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
 		pyMods: map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
 	}
@@ -196,6 +197,8 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 			switch {
 			case d.Kind == facts.Class:
 				r.classes[d.Name] = append(r.classes[d.Name], ref)
+				k := qualKey(f.Lang, d.Qual)
+				r.quals[k] = append(r.quals[k], ref)
 			case d.Owner != "":
 				r.owned[d.Owner] = append(r.owned[d.Owner], ref)
 				r.methods[d.Name] = append(r.methods[d.Name], ref)
@@ -304,6 +307,18 @@ func (r *resolver) ownerClass(fi *fileInfo, owner string) (defRef, bool) {
 	return defRef{}, false
 }
 
+func qualKey(lang, qual string) string { return family(lang) + ":" + qual }
+
+// sameScope returns the other declarations of a reopenable class (Ruby
+// classes and modules, C++ namespaces): every class with its qualified name
+// in its language family.
+func (r *resolver) sameScope(d defRef) []defRef {
+	if !d.isClass() || !d.fi.lang.reopen {
+		return []defRef{d}
+	}
+	return r.quals[qualKey(d.fi.f.Lang, d.def().Qual)]
+}
+
 func lastDot(s string) int {
 	for i := len(s) - 1; i >= 0; i-- {
 		if s[i] == '.' {
@@ -338,7 +353,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: fi.ids[i], Type: graph.Contains})
 	}
-	c := &callCtx{r: r, fi: fi}
+	c := &callCtx{r: r, fi: fi, origin: fi}
 	for i := range f.Calls {
 		call := &f.Calls[i]
 		to, conf := c.resolveCall(call)

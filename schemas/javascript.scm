@@ -1,1 +1,309 @@
-; javascript: schema not written yet
+; JavaScript (.js .mjs .cjs .jsx): definitions, ES and CommonJS imports,
+; call sites (JSX components included) and constructed bindings.
+; typescript.scm and tsx.scm follow the same layout; keep them in step.
+
+; ---- definitions: classes
+(class_declaration
+  name: (identifier) @cc.def.class.name
+  body: (class_body) @cc.def.body) @cc.def.class.node
+
+(class_declaration
+  name: (identifier) @cc.def.class.name
+  (class_heritage [(identifier) (member_expression)] @cc.def.base)) @cc.def.class.node
+
+(class_declaration
+  decorator: (decorator) @cc.def.decorator
+  name: (identifier) @cc.def.class.name) @cc.def.class.node
+
+; const C = class { ... }
+(variable_declarator
+  name: (identifier) @cc.def.class.name
+  value: (class body: (class_body) @cc.def.body)) @cc.def.class.node
+
+(variable_declarator
+  name: (identifier) @cc.def.class.name
+  value: (class (class_heritage [(identifier) (member_expression)] @cc.def.base))) @cc.def.class.node
+
+; ---- definitions: functions and methods
+(function_declaration
+  name: (identifier) @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+(generator_function_declaration
+  name: (identifier) @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+; class methods (the constructor is a method named "constructor") and
+; object-literal methods
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+(method_definition
+  decorator: (decorator) @cc.def.decorator
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name) @cc.def.func.node
+
+; const f = () => {} / const f = function () {} / const g = function* () {}
+(variable_declarator
+  name: (identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+    (generator_function body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; class fields holding functions: handle = () => {}
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+    (generator_function body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; object-literal properties holding functions: { f: function () {}, g: () => 1 }
+(pair
+  key: (property_identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; const api = { get() {} } qualifies its methods: api.get
+(variable_declarator
+  name: (identifier) @cc.scope.name
+  value: (object)) @cc.scope.node
+
+; CommonJS: exports.f = function () {} / module.exports.f = () => {}
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_exports
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    property: (property_identifier)) @cc.def.func.name
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_proto "prototype")) @cc.def.func.node
+
+; ---- imports: ES modules
+; import d from './a'
+(import_statement
+  (import_clause (identifier) @cc.import.alias)
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.default
+
+; import {b as c, e} from './a'
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @cc.import.name
+        alias: (identifier)? @cc.import.alias)))
+  source: (string) @cc.import.spec) @cc.import.node
+
+; import * as ns from './a'
+(import_statement
+  (import_clause (namespace_import (identifier) @cc.import.alias))
+  source: (string) @cc.import.spec) @cc.import.node
+
+; import './side'
+(import_statement
+  .
+  source: (string) @cc.import.spec) @cc.import.node
+
+; export {a as b} from './x'
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @cc.import.name
+      alias: (identifier)? @cc.import.alias))
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * from './x'
+(export_statement
+  "*" @cc.import.star
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * as ns from './x'
+(export_statement
+  (namespace_export (identifier) @cc.import.alias)
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; dynamic import('./x')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @cc.import.spec)) @cc.import.node
+
+; const m = await import('./x') binds m to the module
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (await_expression
+    (call_expression
+      function: (import)
+      arguments: (arguments . (string) @cc.import.spec)))) @cc.import.node
+
+; ---- imports: CommonJS
+; const x = require('./a')
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const {a, b: c} = require('./a')
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @cc.import.name)
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @cc.import.name
+      value: (identifier) @cc.import.alias))
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const f = require('./a').f
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec))
+    property: (property_identifier) @cc.import.name)
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; require('./side')
+(expression_statement
+  (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; ---- calls
+(call_expression
+  function: (identifier) @cc.call.target) @cc.call.node
+
+; this.f(), obj.a.b(), a?.b(), this.#priv()
+(call_expression
+  function: (member_expression
+    object: (_) @cc.call.receiver
+    property: [(property_identifier) (private_property_identifier)] @cc.call.target)) @cc.call.node
+
+; super(...) in a constructor
+(call_expression
+  function: (super) @cc.call.target) @cc.call.node
+
+(new_expression
+  constructor: (identifier) @cc.call.target) @cc.call.new
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.new
+
+; a bare decorator is a call: @dec (decorators with arguments are call_expressions)
+(decorator (identifier) @cc.call.target) @cc.call.node
+
+(decorator
+  (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.node
+
+; JSX: <Button />, <Nav.Item> render components; lower-case tags are
+; intrinsic elements (div, header), not calls. The tag name is the call node:
+; an element node can start on the line before its `<` (the grammar folds
+; leading whitespace into it).
+(jsx_self_closing_element
+  name: (identifier) @cc.call.target @cc.call.node
+  (#match? @cc.call.target "^[A-Z]"))
+
+(jsx_opening_element
+  name: (identifier) @cc.call.target @cc.call.node
+  (#match? @cc.call.target "^[A-Z]"))
+
+(jsx_self_closing_element
+  name: (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target) @cc.call.node)
+
+(jsx_opening_element
+  name: (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target) @cc.call.node)
+
+; ---- typed bindings: constructed and call-result variables and fields
+; const x = new T()
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (new_expression
+    constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+; const x = f() / mod.f() (not require)
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (call_expression
+    function: [(identifier) (member_expression)] @cc.bind.call)
+  (#not-eq? @cc.bind.call "require"))
+
+; const x = await f()
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (await_expression
+    (call_expression
+      function: [(identifier) (member_expression)] @cc.bind.call)))
+
+; x = new T() / this.x = new T()
+(assignment_expression
+  left: [
+    (identifier)
+    (member_expression object: (this) property: (property_identifier))
+  ] @cc.bind.name
+  right: (new_expression
+    constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+(assignment_expression
+  left: [
+    (identifier)
+    (member_expression object: (this) property: (property_identifier))
+  ] @cc.bind.name
+  right: (call_expression
+    function: [(identifier) (member_expression)] @cc.bind.call)
+  (#not-eq? @cc.bind.call "require"))
+
+; class field: repo = new Repo()
+(field_definition
+  property: (property_identifier) @cc.bind.name
+  value: (new_expression
+    constructor: [(identifier) (member_expression)] @cc.bind.type))

@@ -255,13 +255,8 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 		return ref, conf
 	}
 	if key := fi.pkgKey(); key != "" {
-		for _, other := range c.r.pkgs[key] {
-			if other == fi {
-				continue
-			}
-			if ks := other.top[name]; len(ks) > 0 {
-				return defRef{other, ks[0]}, graph.Resolved
-			}
+		if ref, ok := c.r.pkgTop[key][name]; ok {
+			return ref, graph.Resolved
 		}
 	}
 	for _, b := range fi.stars {
@@ -367,6 +362,16 @@ func (c *callCtx) inModule(files []*fileInfo, name string, depth int) (defRef, g
 			}
 		}
 		return defRef{}, 0
+	}
+	if len(files) > 1 {
+		// A whole package (Go, Java wildcard): one merged index, and no
+		// re-exports to follow.
+		if key := files[0].pkgKey(); key != "" {
+			if ref, ok := c.r.pkgTopLib[key][name]; ok {
+				return ref, graph.Resolved
+			}
+			return defRef{}, 0
+		}
 	}
 	for _, f := range files {
 		if ks := f.top[name]; len(ks) > 0 {

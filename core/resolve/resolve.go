@@ -11,6 +11,7 @@ import (
 	"path"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -165,6 +166,11 @@ type resolver struct {
 	methods map[string][]defRef // functions inside classes or with an owner, by name
 	owned   map[string][]defRef // functions with an Owner, by owner's simple name
 	pkgs    map[string][]*fileInfo
+	// pkgTop merges the top-level definitions of a package's files (Go,
+	// Java), so a package-wide lookup is one map access; pkgTopLib leaves
+	// out Go test files, which importers cannot see.
+	pkgTop    map[string]map[string]defRef
+	pkgTopLib map[string]map[string]defRef
 
 	pyMods  map[string][]*fileInfo // dotted module name → files
 	pyTail  map[string][]string    // last segment → dotted names
@@ -176,6 +182,7 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{},
 		classes: map[string][]defRef{}, quals: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
 		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
+		pkgTop: map[string]map[string]defRef{}, pkgTopLib: map[string]map[string]defRef{},
 		pyMods: map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
 	}
 	sorted := append([]*facts.File(nil), files...)
@@ -217,6 +224,21 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		if key := fi.pkgKey(); key != "" {
 			r.pkgs[key] = append(r.pkgs[key], fi)
 		}
+	}
+	for key, fis := range r.pkgs {
+		all, lib := map[string]defRef{}, map[string]defRef{}
+		for _, fi := range fis {
+			test := strings.HasSuffix(fi.f.Path, "_test.go")
+			for name, ks := range fi.top {
+				if _, ok := all[name]; !ok {
+					all[name] = defRef{fi, ks[0]}
+				}
+				if _, ok := lib[name]; !ok && !test {
+					lib[name] = defRef{fi, ks[0]}
+				}
+			}
+		}
+		r.pkgTop[key], r.pkgTopLib[key] = all, lib
 	}
 	r.indexPython()
 	r.indexRust()

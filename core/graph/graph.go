@@ -134,64 +134,78 @@ type Graph struct {
 
 // New sorts nodes and edges into a canonical order, merges duplicate edges
 // (keeping the strongest confidence and all lines) and builds the indexes.
-// Edges refer to nodes by id.
+// Edges refer to nodes by id; edges to unknown ids are dropped.
 func New(nodes []*Node, edges []EdgeSpec) *Graph {
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
 	g := &Graph{Nodes: nodes, byID: make(map[string]int, len(nodes))}
 	for i, n := range nodes {
 		g.byID[n.ID] = i
 	}
-	type key struct {
-		from, to int
+	type rec struct {
+		from, to int32
 		typ      EdgeType
+		conf     Confidence
+		line     int32
+		spec     int32 // index into edges for the spec, or -1
 	}
-	merged := make(map[key]int, len(edges))
-	for _, e := range edges {
+	recs := make([]rec, 0, len(edges))
+	for i := range edges {
+		e := &edges[i]
 		from, ok1 := g.byID[e.From]
 		to, ok2 := g.byID[e.To]
 		if !ok1 || !ok2 || (from == to && e.Type != Call) {
 			continue
 		}
-		k := key{from, to, e.Type}
-		if i, ok := merged[k]; ok {
-			old := &g.Edges[i]
-			if e.Confidence > old.Confidence {
-				old.Confidence = e.Confidence
-			}
-			old.Lines = append(old.Lines, e.Lines...)
-			if old.Spec == "" {
-				old.Spec = e.Spec
-			}
-			continue
+		r := rec{from: int32(from), to: int32(to), typ: e.Type, conf: e.Confidence, line: int32(e.Line), spec: -1}
+		if e.Spec != "" {
+			r.spec = int32(i)
 		}
-		merged[k] = len(g.Edges)
-		g.Edges = append(g.Edges, Edge{From: from, To: to, Type: e.Type, Confidence: e.Confidence,
-			Lines: append([]int(nil), e.Lines...), Spec: e.Spec})
+		recs = append(recs, r)
 	}
-	for i := range g.Edges {
-		g.Edges[i].Lines = sortedUnique(g.Edges[i].Lines)
-	}
-	sort.Slice(g.Edges, func(i, j int) bool {
-		a, b := &g.Edges[i], &g.Edges[j]
-		if a.From != b.From {
-			return a.From < b.From
+	sort.Slice(recs, func(i, j int) bool {
+		a, b := &recs[i], &recs[j]
+		if a.from != b.from {
+			return a.from < b.from
 		}
-		if a.Type != b.Type {
-			return a.Type < b.Type
+		if a.typ != b.typ {
+			return a.typ < b.typ
 		}
-		return a.To < b.To
+		if a.to != b.to {
+			return a.to < b.to
+		}
+		return a.line < b.line
 	})
+	for i := 0; i < len(recs); {
+		r := recs[i]
+		e := Edge{From: int(r.from), To: int(r.to), Type: r.typ, Confidence: r.conf}
+		j := i
+		for ; j < len(recs) && recs[j].from == r.from && recs[j].to == r.to && recs[j].typ == r.typ; j++ {
+			x := &recs[j]
+			if x.conf > e.Confidence {
+				e.Confidence = x.conf
+			}
+			if x.line > 0 && (len(e.Lines) == 0 || e.Lines[len(e.Lines)-1] != int(x.line)) {
+				e.Lines = append(e.Lines, int(x.line))
+			}
+			if e.Spec == "" && x.spec >= 0 {
+				e.Spec = edges[x.spec].Spec
+			}
+		}
+		g.Edges = append(g.Edges, e)
+		i = j
+	}
 	g.index()
 	return g
 }
 
-// EdgeSpec is an edge by node ids, the input of New.
+// EdgeSpec is an edge by node ids, the input of New. Several specs for the
+// same (from, to, type) merge into one edge.
 type EdgeSpec struct {
 	From, To   string
 	Type       EdgeType
 	Confidence Confidence
-	Lines      []int
-	Spec       string
+	Line       int    // call-site or import line, 0 for none
+	Spec       string // import spec as written
 }
 
 func sortedUnique(xs []int) []int {

@@ -20,12 +20,12 @@ import (
 type Parser struct {
 	reg     *Registry
 	parsers map[string]*sitter.Parser
-	cursor  *sitter.QueryCursor
+	cursor  *cCursor
 }
 
 // NewParser returns a parser that uses the registry's schemas.
 func (r *Registry) NewParser() *Parser {
-	return &Parser{reg: r, parsers: map[string]*sitter.Parser{}, cursor: sitter.NewQueryCursor()}
+	return &Parser{reg: r, parsers: map[string]*sitter.Parser{}, cursor: newCCursor()}
 }
 
 // Close frees the C memory held by the parser.
@@ -34,7 +34,7 @@ func (p *Parser) Close() {
 		tp.Close()
 	}
 	p.parsers = nil
-	p.cursor.Close()
+	p.cursor.close()
 }
 
 // operationLimit bounds the work tree-sitter spends on one file, so a
@@ -85,7 +85,9 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 	}
 	if s.query != nil {
 		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}}
-		x.run(p.cursor, root)
+		if err := p.cursor.run(s.query, root, x.match); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", relpath, err)
+		}
 		x.finish()
 	}
 	return f, nil
@@ -145,7 +147,6 @@ type defBuild struct {
 	result      string
 	bases       []string
 	decorators  []string
-	nodeType    string
 	scope       bool // a qualifying scope (Rust impl), not a definition
 	qualPrefix  string
 	parent      int
@@ -175,107 +176,90 @@ type extractor struct {
 	binds    []bindBuild
 }
 
-func (x *extractor) text(n *sitter.Node) string {
-	b := x.src[n.StartByte():n.EndByte()]
+func (x *extractor) text(n *cnode) string {
+	b := x.src[n.start:n.end]
 	if !utf8.Valid(b) {
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
 	return string(b)
 }
 
-func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
-
-func endLine(n *sitter.Node) int {
-	p := n.EndPoint()
-	if p.Column == 0 && p.Row > n.StartPoint().Row {
-		return int(p.Row)
-	}
-	return int(p.Row) + 1
-}
-
 // captures of one match, by role.
 type matchCaps struct {
-	classNode, funcNode, scopeNode, importNode, callNode, newNode *sitter.Node
-	className, funcName, scopeName                                *sitter.Node
-	receiver, result, body, pkg                                   *sitter.Node
-	bases, decorators                                             []*sitter.Node
-	spec, impName, impAlias, target, recv                         *sitter.Node
-	bindName, bindType, bindCall                                  *sitter.Node
+	classNode, funcNode, scopeNode, importNode, callNode, newNode *cnode
+	className, funcName, scopeName                                *cnode
+	receiver, result, body, pkg                                   *cnode
+	bases, decorators                                             []*cnode
+	spec, impName, impAlias, target, recv                         *cnode
+	bindName, bindType, bindCall                                  *cnode
 	star                                                          bool
 	kind                                                          string
 }
 
-func (x *extractor) run(cur *sitter.QueryCursor, root *sitter.Node) {
-	cur.Exec(x.s.query, root)
-	for {
-		m, ok := cur.NextMatch()
-		if !ok {
-			return
-		}
-		if x.s.preds && x.s.predPattern[m.PatternIndex] {
-			m = cur.FilterPredicates(m, x.src)
-		}
-		if len(m.Captures) == 0 {
-			continue
-		}
-		var c matchCaps
-		for _, cp := range m.Captures {
-			n := cp.Node
-			switch x.s.roles[cp.Index] {
-			case roleClassNode:
-				c.classNode = n
-			case roleClassName:
-				c.className = n
-			case roleFuncNode:
-				c.funcNode = n
-			case roleFuncName:
-				c.funcName = n
-			case roleBase:
-				c.bases = append(c.bases, n)
-			case roleReceiver:
-				c.receiver = n
-			case roleResult:
-				c.result = n
-			case roleBody:
-				c.body = n
-			case roleDecorator:
-				c.decorators = append(c.decorators, n)
-			case roleScopeNode:
-				c.scopeNode = n
-			case roleScopeName:
-				c.scopeName = n
-			case roleImportNode:
-				c.importNode = n
-			case roleImportSpec:
-				c.spec = n
-			case roleImportName:
-				c.impName = n
-			case roleImportAlias:
-				c.impAlias = n
-			case roleImportStar:
-				c.star = true
-			case roleImportKind:
-				c.kind = x.s.kinds[cp.Index]
-			case roleCallNode:
-				c.callNode = n
-			case roleCallNew:
-				c.newNode = n
-			case roleCallTarget:
-				c.target = n
-			case roleCallReceiver:
-				c.recv = n
-			case roleBindName:
-				c.bindName = n
-			case roleBindType:
-				c.bindType = n
-			case roleBindCall:
-				c.bindCall = n
-			case rolePackage:
-				c.pkg = n
-			}
-		}
-		x.add(&c)
+// match takes one query match: it checks the pattern's predicates, sorts
+// the captures by role and adds the facts they describe.
+func (x *extractor) match(pattern int, caps []capture) {
+	if x.s.preds && !x.s.predicates[pattern].ok(caps, x.src) {
+		return
 	}
+	var c matchCaps
+	for k := range caps {
+		cp := &caps[k]
+		n := &cp.node
+		switch x.s.roles[cp.index] {
+		case roleClassNode:
+			c.classNode = n
+		case roleClassName:
+			c.className = n
+		case roleFuncNode:
+			c.funcNode = n
+		case roleFuncName:
+			c.funcName = n
+		case roleBase:
+			c.bases = append(c.bases, n)
+		case roleReceiver:
+			c.receiver = n
+		case roleResult:
+			c.result = n
+		case roleBody:
+			c.body = n
+		case roleDecorator:
+			c.decorators = append(c.decorators, n)
+		case roleScopeNode:
+			c.scopeNode = n
+		case roleScopeName:
+			c.scopeName = n
+		case roleImportNode:
+			c.importNode = n
+		case roleImportSpec:
+			c.spec = n
+		case roleImportName:
+			c.impName = n
+		case roleImportAlias:
+			c.impAlias = n
+		case roleImportStar:
+			c.star = true
+		case roleImportKind:
+			c.kind = x.s.kinds[cp.index]
+		case roleCallNode:
+			c.callNode = n
+		case roleCallNew:
+			c.newNode = n
+		case roleCallTarget:
+			c.target = n
+		case roleCallReceiver:
+			c.recv = n
+		case roleBindName:
+			c.bindName = n
+		case roleBindType:
+			c.bindType = n
+		case roleBindCall:
+			c.bindCall = n
+		case rolePackage:
+			c.pkg = n
+		}
+	}
+	x.add(&c)
 }
 
 func (x *extractor) add(c *matchCaps) {
@@ -285,7 +269,7 @@ func (x *extractor) add(c *matchCaps) {
 	case c.funcNode != nil && c.funcName != nil:
 		kind := facts.Func
 		if x.s.generic {
-			k, ok := genericKind(c.funcNode.Type())
+			k, ok := genericKind(x.s.symbols[c.funcNode.sym])
 			if !ok {
 				return
 			}
@@ -293,7 +277,7 @@ func (x *extractor) add(c *matchCaps) {
 		}
 		x.addDef(kind, c.funcNode, c.funcName, c)
 	case c.scopeNode != nil && c.scopeName != nil:
-		sp := span{c.scopeNode.StartByte(), c.scopeNode.EndByte()}
+		sp := span{c.scopeNode.start, c.scopeNode.end}
 		if x.defs[sp] == nil {
 			d := &defBuild{scope: true, name: NormType(x.text(c.scopeName)), start: sp.start, end: sp.end}
 			if d.name != "" {
@@ -331,8 +315,8 @@ func genericKind(t string) (facts.DefKind, bool) {
 	return 0, false
 }
 
-func (x *extractor) addDef(kind facts.DefKind, node, name *sitter.Node, c *matchCaps) {
-	sp := span{node.StartByte(), node.EndByte()}
+func (x *extractor) addDef(kind facts.DefKind, node, name *cnode, c *matchCaps) {
+	sp := span{node.start, node.end}
 	d := x.defs[sp]
 	if d == nil {
 		nm := strings.TrimSpace(x.text(name))
@@ -341,7 +325,7 @@ func (x *extractor) addDef(kind facts.DefKind, node, name *sitter.Node, c *match
 		}
 		d = &defBuild{
 			kind: kind, name: nm, start: sp.start, end: sp.end,
-			startLine: line(node), endLine: endLine(node), nodeType: node.Type(),
+			startLine: node.line(), endLine: node.endLine(),
 		}
 		// Qualified declarators (C++ `Foo::bar`, JS `Foo.prototype.bar`)
 		// name their owner.
@@ -359,7 +343,7 @@ func (x *extractor) addDef(kind facts.DefKind, node, name *sitter.Node, c *match
 		return
 	}
 	if c.body != nil && !d.hasBody {
-		d.bodyStart, d.hasBody = c.body.StartByte(), true
+		d.bodyStart, d.hasBody = c.body.start, true
 	}
 	if c.receiver != nil && d.owner == "" {
 		d.owner = NormType(x.text(c.receiver))
@@ -418,7 +402,7 @@ func (x *extractor) addImport(c *matchCaps) {
 	if c.importNode != nil {
 		at = c.importNode
 	}
-	im.Line = line(at)
+	im.Line = at.line()
 	x.f.Imports = append(x.f.Imports, im)
 }
 
@@ -443,7 +427,7 @@ func (x *extractor) addCall(c *matchCaps) {
 	if name == "" || len(name) > 200 {
 		return
 	}
-	call := facts.Call{Name: stripGenerics(name), New: isNew, Line: line(node)}
+	call := facts.Call{Name: stripGenerics(name), New: isNew, Line: node.line()}
 	if c.recv != nil {
 		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
 		if len(r) > 120 {
@@ -457,7 +441,7 @@ func (x *extractor) addCall(c *matchCaps) {
 			call.Recv, call.Name = call.Name[:i], call.Name[i+2:]
 		}
 	}
-	sp := span{node.StartByte(), node.EndByte()}
+	sp := span{node.start, node.end}
 	if i, ok := x.calls[sp]; ok {
 		// Several patterns matched one call: keep the most specific reading.
 		old := &x.callList[i].Call
@@ -472,7 +456,7 @@ func (x *extractor) addCall(c *matchCaps) {
 }
 
 func (x *extractor) addBinding(c *matchCaps) {
-	b := facts.Binding{Name: strings.Join(strings.Fields(x.text(c.bindName)), ""), Line: line(c.bindName)}
+	b := facts.Binding{Name: strings.Join(strings.Fields(x.text(c.bindName)), ""), Line: c.bindName.line()}
 	if b.Name == "_" {
 		return
 	}
@@ -492,7 +476,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if b.Name == "" || (b.Type == "" && b.FromCall == "") {
 		return
 	}
-	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.StartByte()})
+	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start})
 }
 
 // finish orders definitions, links parents, qualifies names and attributes

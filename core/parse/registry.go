@@ -91,17 +91,16 @@ func CaptureNames() []string {
 
 // schema is the query of one language, compiled on first use.
 type schema struct {
-	lang    *config.Language
-	ts      *sitter.Language
-	src     string
-	query   *sitter.Query
-	roles   []role   // by capture index
-	kinds   []string // import kind by capture index, for roleImportKind
-	generic bool     // tier 2: definitions from the generic query
-	preds   bool     // query has predicates that need FilterPredicates
-	// predPattern marks the patterns that have predicates; only their
-	// matches go through FilterPredicates (which is costly per match).
-	predPattern []bool
+	lang       *config.Language
+	ts         *sitter.Language
+	src        string
+	query      *sitter.Query
+	roles      []role              // by capture index
+	kinds      []string            // import kind by capture index, for roleImportKind
+	generic    bool                // tier 2: definitions from the generic query
+	preds      bool                // query has predicates that need FilterPredicates
+	predicates []patternPredicates // by pattern
+	symbols    []string            // node type names by symbol
 
 	once sync.Once
 	err  error
@@ -192,22 +191,26 @@ func (r *Registry) Prepare(langs ...string) error {
 // files are still discovered and counted.
 func (s *schema) compile() error {
 	s.once.Do(func() {
-		q, roles, kinds, predPattern, err := compileQuery(s.lang, s.ts, s.src)
+		q, roles, kinds, predicates, err := compileQuery(s.lang, s.ts, s.src)
 		if err != nil {
 			if !s.generic {
 				s.err = err
 			}
 			return
 		}
-		s.query, s.roles, s.kinds, s.predPattern = q, roles, kinds, predPattern
-		for _, p := range predPattern {
-			s.preds = s.preds || p
+		s.query, s.roles, s.kinds, s.predicates = q, roles, kinds, predicates
+		for _, p := range predicates {
+			s.preds = s.preds || len(p) > 0
+		}
+		s.symbols = make([]string, s.ts.SymbolCount())
+		for i := range s.symbols {
+			s.symbols[i] = s.ts.SymbolName(sitter.Symbol(i))
 		}
 	})
 	return s.err
 }
 
-func compileQuery(l *config.Language, ts *sitter.Language, src string) (*sitter.Query, []role, []string, []bool, error) {
+func compileQuery(l *config.Language, ts *sitter.Language, src string) (*sitter.Query, []role, []string, []patternPredicates, error) {
 	q, err := sitter.NewQuery([]byte(src), ts)
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("schema %s: %w", l.Name, err)
@@ -231,9 +234,10 @@ func compileQuery(l *config.Language, ts *sitter.Language, src string) (*sitter.
 				l.Name, name, strings.Join(CaptureNames(), ", "))
 		}
 	}
-	preds := make([]bool, q.PatternCount())
-	for p := range preds {
-		preds[p] = len(q.PredicatesForPattern(uint32(p))) > 0
+	preds, err := compilePredicates(q)
+	if err != nil {
+		q.Close()
+		return nil, nil, nil, nil, fmt.Errorf("schema %s: %w", l.Name, err)
 	}
 	return q, roles, kinds, preds, nil
 }

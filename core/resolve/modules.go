@@ -325,9 +325,7 @@ func (r *resolver) bindJS(fi *fileInfo, im *facts.Import) {
 // ---- Go
 
 func (r *resolver) goPackage(spec string) []*fileInfo {
-	mods := append([]GoModule(nil), r.proj.GoModules...)
-	sort.SliceStable(mods, func(i, j int) bool { return len(mods[i].Path) > len(mods[j].Path) })
-	for _, m := range mods {
+	for _, m := range r.goMods {
 		var dir string
 		switch {
 		case m.Path == "std":
@@ -567,7 +565,7 @@ func (r *resolver) rubyFiles(fi *fileInfo, im *facts.Import) []*fileInfo {
 // bySuffix returns the file whose path ends with suffix nearest to fi.
 func (r *resolver) bySuffix(fi *fileInfo, suffix string) []*fileInfo {
 	var cands []*fileInfo
-	for _, c := range r.list {
+	for _, c := range r.byBase[path.Base(suffix)] {
 		if strings.HasSuffix("/"+c.f.Path, suffix) {
 			cands = append(cands, c)
 		}

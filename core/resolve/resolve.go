@@ -54,9 +54,14 @@ func Build(files []*facts.File, proj *Project) *graph.Graph {
 	perFile := make([][]graph.EdgeSpec, len(r.list))
 	r.parallel(func(i int) { r.bindImports(r.list[i]) })
 	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
-	var edges []graph.EdgeSpec
+	total := 0
 	for _, es := range perFile {
+		total += len(es)
+	}
+	edges := make([]graph.EdgeSpec, 0, total)
+	for i, es := range perFile {
 		edges = append(edges, es...)
+		perFile[i] = nil
 	}
 	return graph.New(nodes, edges)
 }
@@ -159,6 +164,10 @@ type resolver struct {
 	list  []*fileInfo
 	files map[string]*fileInfo
 	byDir map[string][]*fileInfo
+	// byBase indexes files by base name, for suffix lookups.
+	byBase map[string][]*fileInfo
+	// goMods are the Go modules, longest module path first.
+	goMods []GoModule
 
 	classes map[string][]defRef // class definitions by simple name
 	quals   map[string][]defRef // class definitions by language family and qualified name
@@ -179,7 +188,7 @@ type resolver struct {
 
 func newResolver(files []*facts.File, proj *Project) *resolver {
 	r := &resolver{
-		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{},
+		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{}, byBase: map[string][]*fileInfo{},
 		classes: map[string][]defRef{}, quals: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
 		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
 		pkgTop: map[string]map[string]defRef{}, pkgTopLib: map[string]map[string]defRef{},
@@ -221,6 +230,7 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		r.list = append(r.list, fi)
 		r.files[f.Path] = fi
 		r.byDir[fi.dir] = append(r.byDir[fi.dir], fi)
+		r.byBase[path.Base(f.Path)] = append(r.byBase[path.Base(f.Path)], fi)
 		if key := fi.pkgKey(); key != "" {
 			r.pkgs[key] = append(r.pkgs[key], fi)
 		}
@@ -240,6 +250,8 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		}
 		r.pkgTop[key], r.pkgTopLib[key] = all, lib
 	}
+	r.goMods = append([]GoModule(nil), proj.GoModules...)
+	sort.SliceStable(r.goMods, func(i, j int) bool { return len(r.goMods[i].Path) > len(r.goMods[j].Path) })
 	r.indexPython()
 	r.indexRust()
 	return r
@@ -386,7 +398,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		if call.Caller >= 0 {
 			from = fi.ids[call.Caller]
 		}
-		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: conf, Lines: []int{call.Line}})
+		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: conf, Line: call.Line})
 	}
 	// Import edges last: bindings that could reach several files (a Go
 	// package, a Java wildcard) point at the files actually used.
@@ -405,7 +417,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 				continue
 			}
 			out = append(out, graph.EdgeSpec{From: f.Path, To: t.f.Path, Type: graph.Import,
-				Confidence: graph.Resolved, Lines: []int{b.line}, Spec: b.spec})
+				Confidence: graph.Resolved, Line: b.line, Spec: b.spec})
 		}
 	}
 	return out

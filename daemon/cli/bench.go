@@ -77,6 +77,12 @@ func runBench(c *ctx, args []string) error {
 		return usageError{"--mode must be floor or build"}
 	}
 	r.WallMS = ms(time.Since(t0))
+	if path := os.Getenv("CCD_MEMPROFILE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		}
+	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		r.CPUMS = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6

@@ -1,0 +1,82 @@
+package parse
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// goCorpus loads the .go files of a few GOROOT packages.
+func goCorpus(b *testing.B) [][]byte {
+	b.Helper()
+	var out [][]byte
+	for _, dir := range []string{"net", "runtime", "go"} {
+		root := filepath.Join(runtime.GOROOT(), "src", dir)
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+				if src, err := os.ReadFile(p); err == nil {
+					out = append(out, src)
+				}
+			}
+			return nil
+		})
+	}
+	if len(out) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	return out
+}
+
+// BenchmarkGoParseOnly is the floor: tree-sitter parsing alone.
+func BenchmarkGoParseOnly(b *testing.B) {
+	files := goCorpus(b)
+	r, _ := Default()
+	p := r.NewParser()
+	defer p.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			p.ParseOnly("go", src)
+		}
+	}
+}
+
+// BenchmarkGoExtract is parsing plus fact extraction with the Go schema.
+func BenchmarkGoExtract(b *testing.B) {
+	files := goCorpus(b)
+	r, _ := Default()
+	p := r.NewParser()
+	defer p.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			p.Parse("x.go", "go", src)
+		}
+	}
+}
+
+// BenchmarkGoQueryOnly is parsing plus running the Go schema's query in C,
+// with no Go-side processing of the matches: what the query itself costs.
+func BenchmarkGoQueryOnly(b *testing.B) {
+	files := goCorpus(b)
+	r, _ := Default()
+	s := r.byLang["go"]
+	if err := s.compile(); err != nil {
+		b.Fatal(err)
+	}
+	p := r.NewParser()
+	defer p.Close()
+	p.ParseOnly("go", nil)
+	tp := p.parsers["go"]
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			tree := tp.Parse(nil, src)
+			p.cursor.run(s.query, tree.RootNode(), func(int, []capture) {})
+			tree.Close()
+		}
+	}
+}

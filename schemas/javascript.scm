@@ -307,3 +307,19 @@
   property: (property_identifier) @cc.bind.name
   value: (new_expression
     constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+; ---- default exports: export default f / class C / x; module.exports = X
+(export_statement
+  "default"
+  declaration: [
+    (function_declaration name: (identifier) @cc.export.default)
+    (class_declaration name: (_) @cc.export.default)
+  ])
+(export_statement "default" value: (identifier) @cc.export.default)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (identifier) @cc.export.default
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

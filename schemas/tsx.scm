@@ -678,3 +678,25 @@
     (await_expression (call_expression function: [(identifier) (member_expression)] @cc.bind.call))
   ]
   (#not-eq? @cc.bind.call "require"))
+
+; constructor(private svc: Service): a parameter property is also a field
+(required_parameter
+  (accessibility_modifier) @cc.bind.field
+  pattern: (identifier) @cc.bind.name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type))
+
+; ---- default exports: export default f / class C / x; module.exports = X
+(export_statement
+  "default"
+  declaration: [
+    (function_declaration name: (identifier) @cc.export.default)
+    (class_declaration name: (_) @cc.export.default)
+  ])
+(export_statement "default" value: (identifier) @cc.export.default)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (identifier) @cc.export.default
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

@@ -39,6 +39,9 @@ type File struct {
 	// Package is the declared package or namespace (Go package clause, Java
 	// package declaration), when the language has one.
 	Package string
+	// DefaultExport names the definition a module exports as its default
+	// (JS `export default f`, `module.exports = F`), when it says so.
+	DefaultExport string
 
 	Defs     []Def
 	Imports  []Import

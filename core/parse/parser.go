@@ -161,7 +161,8 @@ type callBuild struct {
 
 type bindBuild struct {
 	facts.Binding
-	pos uint32
+	pos   uint32
+	field bool // scope is the enclosing class, not the innermost definition
 }
 
 // extractor gathers the captures of one file and assembles its facts.
@@ -192,7 +193,8 @@ type matchCaps struct {
 	bases, decorators                                             []*cnode
 	spec, impName, impAlias, target, recv                         *cnode
 	bindName, bindType, bindCall                                  *cnode
-	star                                                          bool
+	exportDefault                                                 *cnode
+	star, field                                                   bool
 	kind                                                          string
 }
 
@@ -257,6 +259,10 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindCall = n
 		case rolePackage:
 			c.pkg = n
+		case roleBindField:
+			c.field = true
+		case roleExportDefault:
+			c.exportDefault = n
 		}
 	}
 	x.add(&c)
@@ -297,6 +303,9 @@ func (x *extractor) add(c *matchCaps) {
 	}
 	if c.pkg != nil && x.f.Package == "" {
 		x.f.Package = x.text(c.pkg)
+	}
+	if c.exportDefault != nil && x.f.DefaultExport == "" {
+		x.f.DefaultExport = strings.TrimSpace(x.text(c.exportDefault))
 	}
 }
 
@@ -430,6 +439,8 @@ func (x *extractor) addCall(c *matchCaps) {
 	call := facts.Call{Name: stripGenerics(name), New: isNew, Line: node.line()}
 	if c.recv != nil {
 		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
+		// Optional chaining and non-null assertions do not change the type.
+		r = strings.TrimSuffix(strings.ReplaceAll(strings.ReplaceAll(r, "?.", "."), "!.", "."), "!")
 		if len(r) > 120 {
 			r = "?"
 		}
@@ -476,7 +487,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if b.Name == "" || (b.Type == "" && b.FromCall == "") {
 		return
 	}
-	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start})
+	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start, field: c.field})
 }
 
 // finish orders definitions, links parents, qualifies names and attributes
@@ -617,6 +628,12 @@ func (x *extractor) attribute() {
 	x.f.Bindings = make([]facts.Binding, len(x.binds))
 	encl(pos, func(i, d int) {
 		x.f.Bindings[i] = x.binds[i].Binding
+		if x.binds[i].field {
+			// A constructor parameter property belongs to the class.
+			for d >= 0 && defs[d].Kind != facts.Class {
+				d = defs[d].Parent
+			}
+		}
 		x.f.Bindings[i].Scope = d
 	})
 }

@@ -48,7 +48,9 @@ const (
 	roleBindType
 	roleBindCall
 	rolePackage
-	roleIgnore // helper captures used only by predicates (names starting with "_")
+	roleBindField     // marks a binding as a field of the enclosing class
+	roleExportDefault // the name a module exports as default
+	roleIgnore        // helper captures used only by predicates (names starting with "_")
 )
 
 var roleNames = map[string]role{
@@ -76,6 +78,8 @@ var roleNames = map[string]role{
 	"cc.bind.type":      roleBindType,
 	"cc.bind.call":      roleBindCall,
 	"cc.package.name":   rolePackage,
+	"cc.bind.field":     roleBindField,
+	"cc.export.default": roleExportDefault,
 }
 
 // CaptureNames lists the capture names schemas may use (besides

@@ -331,6 +331,13 @@ func (c *callCtx) global(fi *fileInfo, name string) (defRef, graph.Confidence) {
 // imports mapped to the module's like-named or only definition.
 func (c *callCtx) inModuleName(files []*fileInfo, sym, kind, local string, depth int) (defRef, graph.Confidence) {
 	if sym == "default" {
+		for _, f := range files {
+			if f.f.DefaultExport != "" {
+				if ref, conf := c.inModule([]*fileInfo{f}, f.f.DefaultExport, depth); ref.valid() {
+					return ref, conf
+				}
+			}
+		}
 		if ref, conf := c.inModule(files, local, depth); ref.valid() {
 			return ref, conf
 		}

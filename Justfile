@@ -24,9 +24,15 @@ test:
     go vet ./...
     go test ./...
 
-# Benchmarks on GOROOT/src and the Python stdlib (see core/index/bench_test.go).
-bench:
-    go test ./core/index -run '^$' -bench . -benchtime 1x -timeout 60m
+# Python standard library, the second benchmark corpus.
+pystdlib := `python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true`
+
+# Compare indexing with the raw tree-sitter parse floor on GOROOT/src and the
+# Python stdlib (fresh process per phase, alternating, medians of 3), then the
+# Go benchmarks underneath.
+bench: build
+    CCD_SKIP_DIRS=+site-packages bin/ccd bench --runs 3 `go env GOROOT`/src {{pystdlib}}
+    go test ./core/index ./core/parse -run '^$' -bench . -benchtime 1x -timeout 60m
 
 # Regenerate golden files after reviewing a change.
 update-golden:

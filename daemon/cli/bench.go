@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime/pprof"
+	"sort"
 	"syscall"
 	"time"
 
@@ -33,10 +35,20 @@ type benchResult struct {
 // the same workers) or "build" (discover, parse, extract, resolve).
 func runBench(c *ctx, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	mode := fs.String("mode", "build", "floor or build")
+	mode := fs.String("mode", "", "measure one phase in this process: floor or build (default: compare both over --runs)")
+	runs := fs.Int("runs", 3, "runs per phase when comparing")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if *mode == "" {
+		if len(pos) == 0 {
+			return usageError{"want at least one directory"}
+		}
+		if *runs < 1 {
+			return usageError{"--runs must be at least 1"}
+		}
+		return compare(c, pos, *runs)
 	}
 	if len(pos) != 1 {
 		return usageError{"want exactly one directory"}
@@ -92,3 +104,69 @@ func runBench(c *ctx, args []string) error {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// compare measures floor and build for each directory, alternating the
+// phases run by run (so drift on a noisy machine hits both alike), each in
+// a fresh process, and prints a Markdown table of medians.
+func compare(c *ctx, dirs []string, runs int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "| corpus | files | phase | wall (median, min–max) | CPU | peak RSS | nodes | edges | wall / floor |\n")
+	fmt.Fprintf(c.stdout, "|---|---|---|---|---|---|---|---|---|\n")
+	for _, dir := range dirs {
+		res := map[string][]benchResult{}
+		for i := 0; i < runs; i++ {
+			for _, m := range []string{"floor", "build"} {
+				out, err := exec.Command(self, "bench", "--mode", m, dir).Output()
+				if err != nil {
+					return fmt.Errorf("bench %s %s: %w", m, dir, err)
+				}
+				var r benchResult
+				if err := json.Unmarshal(out, &r); err != nil {
+					return fmt.Errorf("bench %s %s: %w", m, dir, err)
+				}
+				res[m] = append(res[m], r)
+				fmt.Fprintf(c.stderr, "%s %s run %d: %.0f ms\n", m, dir, i+1, r.WallMS)
+			}
+		}
+		floor := median(res["floor"], func(r benchResult) float64 { return r.WallMS })
+		for _, m := range []string{"floor", "build"} {
+			rs := res[m]
+			wall := median(rs, func(r benchResult) float64 { return r.WallMS })
+			lo, hi := spread(rs, func(r benchResult) float64 { return r.WallMS })
+			cpu := median(rs, func(r benchResult) float64 { return r.CPUMS })
+			rss := median(rs, func(r benchResult) float64 { return r.MaxRSSMB })
+			last := rs[len(rs)-1]
+			nodes, edges := "", ""
+			if m == "build" {
+				nodes, edges = fmt.Sprint(last.Nodes), fmt.Sprint(last.Edges)
+			}
+			fmt.Fprintf(c.stdout, "| %s | %d | %s | %.2f s (%.2f–%.2f) | %.2f s | %.0f MB | %s | %s | %.2f× |\n",
+				dir, last.Files, m, wall/1000, lo/1000, hi/1000, cpu/1000, rss, nodes, edges, wall/floor)
+		}
+	}
+	return nil
+}
+
+func median(rs []benchResult, f func(benchResult) float64) float64 {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = f(r)
+	}
+	sort.Float64s(xs)
+	if n := len(xs); n%2 == 1 {
+		return xs[n/2]
+	} else {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+}
+
+func spread(rs []benchResult, f func(benchResult) float64) (float64, float64) {
+	lo, hi := f(rs[0]), f(rs[0])
+	for _, r := range rs[1:] {
+		lo, hi = min(lo, f(r)), max(hi, f(r))
+	}
+	return lo, hi
+}

@@ -42,7 +42,7 @@ func init() {
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
-		{"bench", "--mode floor|build DIR", "measure one indexing phase (JSON line; used by just bench)", runBench},
+		{"bench", "[--runs N] DIR... | --mode floor|build DIR", "compare indexing with the raw tree-sitter parse floor (Markdown table), or measure one phase (JSON line)", runBench},
 		{"version", "", "print the version", func(c *ctx, _ []string) error {
 			fmt.Fprintln(c.stdout, "ccd", Version)
 			return nil

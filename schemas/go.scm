@@ -171,3 +171,27 @@
   right: (expression_list
     . [(call_expression function: [(identifier) (selector_expression)] @cc.bind.call)
        (type_conversion_expression type: (generic_type type: (_) @cc.bind.call))]))
+
+; ---- qualified references that are not calls (pkg.T in types, pkg.Var);
+; the extractor keeps those whose qualifier is an import.
+(qualified_type
+  package: (package_identifier) @cc.ref.receiver
+  name: (type_identifier) @cc.ref.name)
+(selector_expression
+  operand: (identifier) @cc.ref.receiver
+  field: (field_identifier) @cc.ref.name)
+
+; ---- x := y.z, x := y, var x = y.z: typed like the value
+(short_var_declaration
+  left: (expression_list . (identifier) @cc.bind.name)
+  right: (expression_list . [(selector_expression) (identifier)] @cc.bind.value))
+(var_spec
+  . name: (identifier) @cc.bind.name
+  !type
+  value: (expression_list . [(selector_expression) (identifier)] @cc.bind.value))
+
+; ---- package-level variables and constants: not nodes, but references to
+; them (pkg.Var) show which file of a package an importer uses
+(source_file (var_declaration (var_spec name: (identifier) @cc.value.name)))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @cc.value.name))))
+(source_file (const_declaration (const_spec name: (identifier) @cc.value.name)))

@@ -47,6 +47,20 @@ type File struct {
 	Imports  []Import
 	Calls    []Call
 	Bindings []Binding
+	// Refs are qualified references that are not calls (`pkg.T` in a type,
+	// `pkg.Var`), kept only when the qualifier is an imported name: they
+	// tell which files of an imported package a file uses.
+	Refs []Ref
+	// Values are the names of top-level variables and constants (Go), which
+	// are not graph nodes but can be what an importer references.
+	Values []string
+}
+
+// Ref is a reference to a name through a qualifier.
+type Ref struct {
+	Recv string // the qualifier as written ("pkg")
+	Name string
+	Line int
 }
 
 // Def is one definition. Defs are ordered by start position; Parent indexes
@@ -114,6 +128,9 @@ type Binding struct {
 	// FromCall is set instead of Type when the value is a call whose result
 	// type has to be looked up ("NewT", "pkg.NewT").
 	FromCall string
+	// FromExpr is set instead when the value is another expression whose
+	// type is looked up ("hs.c", "self.parser").
+	FromExpr string
 	// Scope indexes Defs: the function or class the binding lives in, -1 for
 	// module level. A binding scoped to a class is a field.
 	Scope int

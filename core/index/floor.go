@@ -20,6 +20,11 @@ func ParseFloor(root string, cfg config.Config) (int, time.Duration, error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("floor %s: %w", root, err)
 	}
+	if st, err := os.Stat(abs); err != nil {
+		return 0, 0, fmt.Errorf("floor %s: %w", root, err)
+	} else if !st.IsDir() {
+		return 0, 0, fmt.Errorf("floor %s: not a directory", root)
+	}
 	reg, err := parse.Default()
 	if err != nil {
 		return 0, 0, err

@@ -29,7 +29,7 @@ func parseIgnore(base string, data []byte) *ignoreFile {
 	f := &ignoreFile{base: base}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \t\r")
+		line := trimIgnoreLine(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -63,31 +63,82 @@ func parseIgnore(base string, data []byte) *ignoreFile {
 	return f
 }
 
+// trimIgnoreLine drops trailing whitespace and the CR of CRLF files, but
+// keeps a space escaped with a backslash ("name\ " matches "name ").
+func trimIgnoreLine(line string) string {
+	line = strings.TrimRight(line, "\r")
+	for len(line) > 0 {
+		last := line[len(line)-1]
+		if last != ' ' && last != '\t' {
+			break
+		}
+		if len(line) >= 2 && line[len(line)-2] == '\\' {
+			return line[:len(line)-2] + line[len(line)-1:]
+		}
+		line = line[:len(line)-1]
+	}
+	return line
+}
+
+// classEnd finds the ']' closing a bracket expression that starts at g[0],
+// skipping named classes like [:digit:] and a leading ']' or '!]'.
+func classEnd(g string) int {
+	i := 1
+	if i < len(g) && (g[i] == '!' || g[i] == '^') {
+		i++
+	}
+	if i < len(g) && g[i] == ']' {
+		i++
+	}
+	for i < len(g) {
+		switch {
+		case strings.HasPrefix(g[i:], "[:"):
+			j := strings.Index(g[i+2:], ":]")
+			if j < 0 {
+				return -1
+			}
+			i += j + 4
+		case g[i] == ']':
+			return i
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
 func globToRegexp(g string) string {
 	var b strings.Builder
 	for i := 0; i < len(g); i++ {
 		c := g[i]
+		atStart := i == 0 || g[i-1] == '/'
 		switch {
-		case c == '*' && strings.HasPrefix(g[i:], "**/"):
+		case c == '*' && strings.HasPrefix(g[i:], "**/") && atStart:
 			b.WriteString("(.*/)?")
 			i += 2
-		case c == '*' && strings.HasPrefix(g[i:], "**"):
+		case c == '*' && g[i:] == "**" && atStart:
 			b.WriteString(".*")
 			i++
 		case c == '*':
+			// A '*' or a '**' inside a name never crosses a '/'.
 			b.WriteString("[^/]*")
+			for i+1 < len(g) && g[i+1] == '*' {
+				i++
+			}
 		case c == '?':
 			b.WriteString("[^/]")
 		case c == '[':
-			j := strings.IndexByte(g[i:], ']')
+			j := classEnd(g[i:])
 			if j < 0 {
 				b.WriteString(`\[`)
 				continue
 			}
 			class := g[i+1 : i+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
+			if strings.HasPrefix(class, "!") || strings.HasPrefix(class, "^") {
+				// A negated class never matches the separator either.
+				class = "^/" + class[1:]
 			}
+			class = strings.ReplaceAll(class, `\`, `\\`)
 			b.WriteString("[" + class + "]")
 			i += j
 		case c == '\\' && i+1 < len(g):

@@ -166,11 +166,14 @@ func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
 			if !typ.IsRegular() {
 				continue
 			}
+			if ignored(stack, r, false) {
+				continue
+			}
 			if projectFileNames[name] {
 				d.projFiles[name] = append(d.projFiles[name], r)
 			}
 			lang := config.LanguageFor(name)
-			if lang == nil || !reg.Supports(lang.Name) || ignored(stack, r, false) {
+			if lang == nil || !reg.Supports(lang.Name) {
 				continue
 			}
 			info, err := e.Info()
@@ -262,7 +265,7 @@ func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config) ([]*fac
 }
 
 // isBinary reports whether content looks binary: a NUL byte in its first
-// 8 KiB, as git decides.
+// 8000 bytes, as git decides.
 func isBinary(b []byte) bool {
 	if len(b) > 8000 {
 		b = b[:8000]
@@ -282,6 +285,10 @@ func ParseFile(reg *parse.Registry, p *parse.Parser, root, rel string, cfg confi
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", rel, err)
 	}
+	if !info.Mode().IsRegular() {
+		// Symlinks, FIFOs and devices are never read: no escapes, no hangs.
+		return nil, fmt.Errorf("parse %s: %w", rel, ErrNotRegular)
+	}
 	if info.Size() > cfg.MaxFileSize {
 		return nil, fmt.Errorf("parse %s: %w", rel, ErrTooLarge)
 	}
@@ -297,6 +304,7 @@ func ParseFile(reg *parse.Registry, p *parse.Parser, root, rel string, cfg confi
 
 // Errors for files that are not parsed.
 var (
-	ErrTooLarge = errors.New("file larger than the size limit")
-	ErrBinary   = errors.New("binary file")
+	ErrTooLarge   = errors.New("file larger than the size limit")
+	ErrBinary     = errors.New("binary file")
+	ErrNotRegular = errors.New("not a regular file (symlinks, FIFOs and devices are not read)")
 )

@@ -81,20 +81,41 @@ func goModulePath(b []byte) string {
 	return ""
 }
 
+// cargoName is the name other crates use for this one: [lib] name if set,
+// else [package] name, with '-' as '_'.
 func cargoName(b []byte) string {
-	inPkg := false
+	section, pkg, lib := "", "", ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			inPkg = line == "[package]" || line == "[lib]"
+			section = line
 			continue
 		}
-		if k, v, ok := strings.Cut(line, "="); ok && inPkg && strings.TrimSpace(k) == "name" {
-			return strings.ReplaceAll(strings.Trim(strings.TrimSpace(v), `"'`), "-", "_")
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.TrimSpace(k) != "name" {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) < 2 || (v[0] != '"' && v[0] != '\'') {
+			continue
+		}
+		end := strings.IndexByte(v[1:], v[0])
+		if end < 0 {
+			continue
+		}
+		name := strings.ReplaceAll(v[1:1+end], "-", "_")
+		switch section {
+		case "[package]":
+			pkg = name
+		case "[lib]":
+			lib = name
 		}
 	}
-	return ""
+	if lib != "" {
+		return lib
+	}
+	return pkg
 }
 
 var trailingComma = regexp.MustCompile(`,(\s*[}\]])`)
@@ -111,6 +132,7 @@ func parseTSConfig(b []byte) (resolve.TSConfig, bool) {
 			Paths   map[string][]string `json:"paths"`
 		} `json:"compilerOptions"`
 	}
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
 	clean := trailingComma.ReplaceAll(stripJSONComments(b), []byte("$1"))
 	if err := json.Unmarshal(clean, &tc); err != nil {
 		return resolve.TSConfig{}, false

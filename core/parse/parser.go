@@ -193,7 +193,7 @@ type matchCaps struct {
 	bases, decorators                                             []*cnode
 	spec, impName, impAlias, target, recv                         *cnode
 	bindName, bindType, bindCall                                  *cnode
-	exportDefault                                                 *cnode
+	exportDefault, bindValue, refName, refRecv                    *cnode
 	star, field                                                   bool
 	kind                                                          string
 }
@@ -259,6 +259,16 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindCall = n
 		case rolePackage:
 			c.pkg = n
+		case roleBindValue:
+			c.bindValue = n
+		case roleRefName:
+			c.refName = n
+		case roleRefReceiver:
+			c.refRecv = n
+		case roleValueName:
+			if n.end-n.start < 200 {
+				x.f.Values = append(x.f.Values, x.text(n))
+			}
 		case roleBindField:
 			c.field = true
 		case roleExportDefault:
@@ -298,8 +308,11 @@ func (x *extractor) add(c *matchCaps) {
 	if c.target != nil && (c.callNode != nil || c.newNode != nil) {
 		x.addCall(c)
 	}
-	if c.bindName != nil && (c.bindType != nil || c.bindCall != nil) {
+	if c.bindName != nil && (c.bindType != nil || c.bindCall != nil || c.bindValue != nil) {
 		x.addBinding(c)
+	}
+	if c.refName != nil && c.refRecv != nil {
+		x.f.Refs = append(x.f.Refs, facts.Ref{Recv: x.text(c.refRecv), Name: x.text(c.refName), Line: c.refName.line()})
 	}
 	if c.pkg != nil && x.f.Package == "" {
 		x.f.Package = x.text(c.pkg)
@@ -471,9 +484,16 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if b.Name == "_" {
 		return
 	}
-	if c.bindType != nil {
+	switch {
+	case c.bindType != nil:
 		b.Type = NormType(x.text(c.bindType))
-	} else {
+	case c.bindValue != nil:
+		v := strings.Join(strings.Fields(x.text(c.bindValue)), "")
+		if len(v) > 120 || v == b.Name {
+			return
+		}
+		b.FromExpr = v
+	default:
 		call := strings.Join(strings.Fields(x.text(c.bindCall)), "")
 		if i := strings.IndexByte(call, '('); i >= 0 {
 			call = call[:i]
@@ -484,7 +504,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 		}
 		b.FromCall = call
 	}
-	if b.Name == "" || (b.Type == "" && b.FromCall == "") {
+	if b.Name == "" || (b.Type == "" && b.FromCall == "" && b.FromExpr == "") {
 		return
 	}
 	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start, field: c.field})
@@ -553,6 +573,36 @@ func (x *extractor) finish() {
 		})
 	}
 	x.attribute()
+	x.filterRefs()
+}
+
+// filterRefs keeps the references whose qualifier names an import: the
+// only ones that say something a resolver needs, at a fraction of the memory.
+func (x *extractor) filterRefs() {
+	if len(x.f.Refs) == 0 {
+		return
+	}
+	local := map[string]bool{}
+	for _, im := range x.f.Imports {
+		if im.Alias != "" {
+			local[im.Alias] = true
+		}
+		spec := im.Spec
+		if i := strings.LastIndexAny(spec, "/."); i >= 0 {
+			spec = spec[i+1:]
+		}
+		local[spec] = true
+	}
+	keep := x.f.Refs[:0]
+	seen := map[facts.Ref]bool{}
+	for _, r := range x.f.Refs {
+		k := facts.Ref{Recv: r.Recv, Name: r.Name}
+		if local[r.Recv] && !seen[k] {
+			seen[k] = true
+			keep = append(keep, r)
+		}
+	}
+	x.f.Refs = keep
 }
 
 // qualName is how an enclosing definition or scope prefixes nested names.

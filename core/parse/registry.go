@@ -48,6 +48,10 @@ const (
 	roleBindType
 	roleBindCall
 	rolePackage
+	roleBindValue     // a binding's value expression, typed by lookup
+	roleRefName       // a qualified reference's name
+	roleRefReceiver   // a qualified reference's qualifier
+	roleValueName     // a top-level variable or constant
 	roleBindField     // marks a binding as a field of the enclosing class
 	roleExportDefault // the name a module exports as default
 	roleIgnore        // helper captures used only by predicates (names starting with "_")
@@ -79,6 +83,10 @@ var roleNames = map[string]role{
 	"cc.bind.call":      roleBindCall,
 	"cc.package.name":   rolePackage,
 	"cc.bind.field":     roleBindField,
+	"cc.bind.value":     roleBindValue,
+	"cc.ref.name":       roleRefName,
+	"cc.ref.receiver":   roleRefReceiver,
+	"cc.value.name":     roleValueName,
 	"cc.export.default": roleExportDefault,
 }
 

@@ -727,6 +727,14 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		}
 		return t
 	}
+	if b.FromExpr != "" {
+		t := c.typeOf(b.Scope, b.FromExpr, depth+1)
+		if t.module != nil {
+			return typ{}
+		}
+		t.conf = min(max(t.conf, graph.Inferred), graph.Inferred)
+		return t
+	}
 	call := b.FromCall
 	// Ruby X.new, Rust T::new / T.default: the receiver type.
 	recv, fn := "", call

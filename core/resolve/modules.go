@@ -337,17 +337,37 @@ func (r *resolver) goPackage(spec string) []*fileInfo {
 		default:
 			continue
 		}
-		var out []*fileInfo
-		for _, fi := range r.byDir[dir] {
-			if fi.f.Lang == "go" && !strings.HasSuffix(fi.f.Path, "_test.go") {
-				out = append(out, fi)
-			}
-		}
-		if len(out) > 0 {
+		if out := goLibFiles(r.byDir[dir]); len(out) > 0 {
 			return out
 		}
 	}
 	return nil
+}
+
+// goLibFiles returns the non-test files of a directory's importable
+// package: the most common package clause other than "main" (generators
+// marked `//go:build ignore` often say `package main` beside a library).
+func goLibFiles(dir []*fileInfo) []*fileInfo {
+	count := map[string]int{}
+	for _, fi := range dir {
+		if fi.f.Lang == "go" && !strings.HasSuffix(fi.f.Path, "_test.go") {
+			count[fi.f.Package]++
+		}
+	}
+	best := ""
+	for p, n := range count {
+		if best == "" || (p != "main" && best == "main") || (n > count[best] && (p != "main" || best == "main")) ||
+			(n == count[best] && p < best && (p != "main") == (best != "main")) {
+			best = p
+		}
+	}
+	var out []*fileInfo
+	for _, fi := range dir {
+		if fi.f.Lang == "go" && !strings.HasSuffix(fi.f.Path, "_test.go") && fi.f.Package == best {
+			out = append(out, fi)
+		}
+	}
+	return out
 }
 
 func (r *resolver) bindGo(fi *fileInfo, im *facts.Import) {

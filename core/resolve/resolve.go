@@ -180,6 +180,9 @@ type resolver struct {
 	// out Go test files, which importers cannot see.
 	pkgTop    map[string]map[string]defRef
 	pkgTopLib map[string]map[string]defRef
+	// pkgValues maps a package's top-level variables and constants to the
+	// (non-test) file declaring them.
+	pkgValues map[string]map[string]*fileInfo
 
 	pyMods  map[string][]*fileInfo // dotted module name → files
 	pyTail  map[string][]string    // last segment → dotted names
@@ -192,7 +195,8 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		classes: map[string][]defRef{}, quals: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
 		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
 		pkgTop: map[string]map[string]defRef{}, pkgTopLib: map[string]map[string]defRef{},
-		pyMods: map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
+		pkgValues: map[string]map[string]*fileInfo{},
+		pyMods:    map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
 	}
 	sorted := append([]*facts.File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
@@ -236,9 +240,16 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 		}
 	}
 	for key, fis := range r.pkgs {
-		all, lib := map[string]defRef{}, map[string]defRef{}
+		all, lib, vals := map[string]defRef{}, map[string]defRef{}, map[string]*fileInfo{}
 		for _, fi := range fis {
 			test := strings.HasSuffix(fi.f.Path, "_test.go")
+			if !test {
+				for _, v := range fi.f.Values {
+					if _, ok := vals[v]; !ok {
+						vals[v] = fi
+					}
+				}
+			}
 			for name, ks := range fi.top {
 				if _, ok := all[name]; !ok {
 					all[name] = defRef{fi, ks[0]}
@@ -248,7 +259,7 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 				}
 			}
 		}
-		r.pkgTop[key], r.pkgTopLib[key] = all, lib
+		r.pkgTop[key], r.pkgTopLib[key], r.pkgValues[key] = all, lib, vals
 	}
 	r.goMods = append([]GoModule(nil), proj.GoModules...)
 	sort.SliceStable(r.goMods, func(i, j int) bool { return len(r.goMods[i].Path) > len(r.goMods[j].Path) })
@@ -399,6 +410,17 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 			from = fi.ids[call.Caller]
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: conf, Line: call.Line})
+	}
+	// Qualified references (pkg.T in a type, pkg.Var) mark the files of an
+	// imported package that this file uses.
+	for _, ref := range f.Refs {
+		if b := fi.binds[ref.Recv]; b != nil && b.name == "" && len(b.files) > 1 {
+			if d, _ := c.inModule(b.files, ref.Name, 0); d.valid() {
+				b.markUsed(d.fi)
+			} else if v := r.pkgValues[b.files[0].pkgKey()][ref.Name]; v != nil {
+				b.markUsed(v)
+			}
+		}
 	}
 	// Import edges last: bindings that could reach several files (a Go
 	// package, a Java wildcard) point at the files actually used.

@@ -324,12 +324,12 @@ func (x *extractor) add(c *matchCaps) {
 
 // genericKind classifies a node of a tier 2 grammar by its type name.
 func genericKind(t string) (facts.DefKind, bool) {
-	for _, w := range []string{"class", "struct", "interface", "enum", "trait", "module", "object", "protocol", "record"} {
+	for _, w := range []string{"class", "struct", "interface", "enum", "trait", "module", "object", "protocol", "record", "message", "service"} {
 		if strings.Contains(t, w) {
 			return facts.Class, true
 		}
 	}
-	for _, w := range []string{"function", "method", "constructor"} {
+	for _, w := range []string{"function", "method", "constructor", "rpc"} {
 		if strings.Contains(t, w) {
 			return facts.Func, true
 		}

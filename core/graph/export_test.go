@@ -281,6 +281,22 @@ func TestExportNodeAndEdge(t *testing.T) {
 	}
 }
 
+func TestContainsEdgeNeverHasConfidence(t *testing.T) {
+	// Even when the producer sets one.
+	g := graph.New([]*graph.Node{mod("a.py"), fn("a.py", "f", 1, 2)}, []graph.EdgeSpec{
+		{From: "a.py", To: "a.py::f", Type: graph.Contains, Confidence: graph.Resolved},
+	})
+	if x := g.ExportEdge(0); x.Confidence != "" {
+		t.Errorf("ExportEdge(contains).Confidence = %q, want empty", x.Confidence)
+	}
+	if out := writeJSON(t, g); bytes.Contains(out, []byte("confidence")) {
+		t.Errorf("WriteJSON wrote a confidence on a contains edge:\n%s", out)
+	}
+	if got, want := g.Text(), "node module a.py\nnode func a.py::f L1-2\ncontains a.py -> a.py::f\n"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
 func TestText(t *testing.T) {
 	want := `node module include/shim.h
 node class include/shim.h::Vec L1-5

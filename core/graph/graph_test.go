@@ -89,6 +89,16 @@ func TestNewMergesDuplicateEdges(t *testing.T) {
 			wantLine: []int{2, 4},
 			wantSpec: "b",
 		},
+		{
+			name: "first spec in line order kept when specs differ",
+			edges: []graph.EdgeSpec{
+				imp("a.py", "b.py", graph.Resolved, 9, "pkg.b"),
+				imp("a.py", "b.py", graph.Resolved, 3, "b"),
+			},
+			wantConf: graph.Resolved,
+			wantLine: []int{3, 9},
+			wantSpec: "b",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

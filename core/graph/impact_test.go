@@ -356,6 +356,7 @@ func TestSiteLoc(t *testing.T) {
 		{[]int{12}, "a.py:12"},
 		{[]int{12, 40}, "a.py:12,40"},
 		{[]int{1, 2, 3, 4}, "a.py:1,2,3,4"},
+		{[]int{1, 2, 3, 4, 5}, "a.py:1,2,3,4,…"},
 		{[]int{1, 2, 3, 4, 5, 6}, "a.py:1,2,3,4,…"},
 	}
 	for _, tc := range tests {

@@ -38,7 +38,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"export", "DIR [-o FILE]", "write the graph of DIR as JSON (the documented export schema)", runExport},
+		{"export", "DIR [-o FILE] [-q]", "write the graph of DIR as JSON (the documented export schema)", runExport},
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
@@ -53,11 +53,12 @@ func init() {
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	c := &ctx{stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
 		return 0
 	}
 	for _, cmd := range commands {
@@ -123,7 +124,7 @@ func load(root string) (*index.Result, error) {
 		return nil, err
 	}
 	if res.Summary.Parsed == 0 {
-		return nil, fmt.Errorf("%s: no source files found (%s); point --root at a project directory", res.Root, res.Summary)
+		return nil, fmt.Errorf("%s: no source files found (%s); point ccd at a project directory that holds source files", res.Root, res.Summary)
 	}
 	return res, nil
 }
@@ -178,17 +179,22 @@ func runExport(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := c.stdout
-	if *out != "" {
+	if *out == "" {
+		if err := res.Graph.WriteJSON(c.stdout); err != nil {
+			return fmt.Errorf("write %s: %w", pos[0], err)
+		}
+	} else {
 		f, err := os.Create(*out)
 		if err != nil {
-			return fmt.Errorf("export: %w", err)
+			return err
 		}
-		defer f.Close()
-		w = f
-	}
-	if err := res.Graph.WriteJSON(w); err != nil {
-		return fmt.Errorf("export %s: %w", pos[0], err)
+		err = res.Graph.WriteJSON(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", *out, err)
+		}
 	}
 	if !*quiet {
 		printSummary(c.stderr, res)

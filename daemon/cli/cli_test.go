@@ -100,7 +100,7 @@ func TestSymbolsNegativeLimit(t *testing.T) {
 		r = run(t, "symbols", "--root", dir, "amout", "--limit", "-1")
 	}()
 	if panicked != nil {
-		t.Skipf("BUG: ccd symbols amout --limit -1 panics: %v", panicked)
+		t.Fatalf("regression: ccd symbols amout --limit -1 panics: %v", panicked)
 	}
 	if r.code != 2 {
 		t.Errorf("symbols --limit -1: want exit 2 (usage), got\n%s", r)
@@ -362,7 +362,7 @@ func TestBenchFloorMissingDir(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "does-not-exist")
 	r := run(t, "bench", "--mode", "floor", missing)
 	if r.code == 0 {
-		t.Skipf("BUG: ccd bench --mode floor %s exits 0: %s", missing, strings.TrimSpace(r.stdout))
+		t.Fatalf("regression: ccd bench --mode floor %s exits 0: %s", missing, strings.TrimSpace(r.stdout))
 	}
 	if r.code != 1 || !strings.Contains(r.stderr, missing) {
 		t.Errorf("want exit 1 naming the path, got\n%s", r)

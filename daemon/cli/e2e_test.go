@@ -148,7 +148,7 @@ func TestBinary(t *testing.T) {
 	t.Run("negative limit", func(t *testing.T) {
 		r := runBin(t, "symbols", "--root", dir, "amout", "--limit", "-1")
 		if strings.Contains(r.stderr, "panic:") {
-			t.Skipf("BUG: ccd symbols --limit -1 panics (exit %d): %s", r.code, strings.SplitN(r.stderr, "\n", 2)[0])
+			t.Fatalf("regression: ccd symbols --limit -1 panics (exit %d): %s", r.code, strings.SplitN(r.stderr, "\n", 2)[0])
 		}
 		if r.code != 2 {
 			t.Errorf("want exit 2:\n%s", r)

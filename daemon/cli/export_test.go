@@ -340,6 +340,6 @@ func TestEmptyProjectHintNamesRightFlag(t *testing.T) {
 		}
 	}
 	if len(bad) > 0 {
-		t.Skipf("BUG: the no-source hint tells to point --root at a project, but export/index take DIR and reject --root: %s", strings.Join(bad, "; "))
+		t.Fatalf("regression: the no-source hint tells to point --root at a project, but export/index take DIR and reject --root: %s", strings.Join(bad, "; "))
 	}
 }

@@ -159,6 +159,10 @@ func writeImpactJSON(w io.Writer, g *graph.Graph, im graph.Impact, others []int)
 		hits = append(hits, jsonHit{ID: n.ID, Path: n.Path, Line: n.StartLine, Depth: h.Depth,
 			Via: g.Nodes[h.Via].ID, Confidence: g.Edges[h.Edge].Confidence.String()})
 	}
+	files := im.Files(g)
+	if files == nil {
+		files = []string{}
+	}
 	tests := []string{}
 	for _, t := range im.Tests {
 		tests = append(tests, g.Nodes[t].ID)
@@ -169,12 +173,13 @@ func writeImpactJSON(w io.Writer, g *graph.Graph, im graph.Impact, others []int)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(map[string]any{
 		"target":        g.ExportNode(im.Target),
 		"callers":       nbs(im.Callers),
 		"callees":       nbs(im.Callees),
 		"blast_radius":  hits,
-		"files":         im.Files(g),
+		"files":         files,
 		"tests":         tests,
 		"depth":         im.Depth,
 		"other_matches": alt,
@@ -192,6 +197,9 @@ func runSymbols(c *ctx, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usageError{"want exactly one query"}
+	}
+	if *limit < 1 {
+		return usageError{"--limit must be at least 1"}
 	}
 	res, err := load(*root)
 	if err != nil {

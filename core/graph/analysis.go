@@ -315,7 +315,7 @@ func (g *Graph) Find(q string) []int {
 					return []int{best}
 				}
 			}
-			return g.matchIn(idx, rest)
+			return g.matchIn(idx, strings.ReplaceAll(rest, "::", "."))
 		}
 	}
 	if idx := g.byPath[q]; len(idx) > 0 {
@@ -333,6 +333,15 @@ func (g *Graph) Find(q string) []int {
 		for i, n := range g.Nodes {
 			if n.Kind != Module && (n.Qual == qual || strings.HasSuffix(n.Qual, "."+qual)) {
 				cands = append(cands, i)
+			}
+		}
+		if len(cands) == 0 {
+			lq := strings.ToLower(qual)
+			for i, n := range g.Nodes {
+				lqual := strings.ToLower(n.Qual)
+				if n.Kind != Module && (lqual == lq || strings.HasSuffix(lqual, "."+lq)) {
+					cands = append(cands, i)
+				}
 			}
 		}
 		if len(cands) == 0 {
@@ -398,8 +407,9 @@ type Suggestion struct {
 
 // Similar returns up to limit functions and classes whose names resemble q,
 // best first. Tiers: exact name (case-insensitive) > name prefix > name
-// contains the query > query contains the name > small edit distance >
-// shared subsequence. Within a tier shorter names and higher degree win.
+// contains the query > small edit distance (a typo) > query contains the
+// name > shared subsequence. Within a tier closer lengths and higher degree
+// win.
 func (g *Graph) Similar(q string, limit int) []Suggestion {
 	q = strings.TrimSuffix(strings.TrimSpace(q), "()")
 	if i := strings.LastIndexAny(q, ".:"); i >= 0 && i < len(q)-1 {
@@ -423,12 +433,12 @@ func (g *Graph) Similar(q string, limit int) []Suggestion {
 			s = 800 - float64(len(ln)-len(lq))
 		case strings.Contains(ln, lq):
 			s = 600 - float64(len(ln)-len(lq))
-		case len(ln) >= 3 && strings.Contains(lq, ln):
-			s = 500 - float64(len(lq)-len(ln))
 		default:
 			d := editDistance(lq, ln)
 			if maxd := len(lq) / 3; d <= maxd && d <= 3 {
 				s = 400 - 50*float64(d)
+			} else if len(ln) >= 3 && strings.Contains(lq, ln) {
+				s = 300 - float64(len(lq)-len(ln))
 			} else if sub := lcsLen(lq, ln); len(lq) >= 4 && sub*4 >= len(lq)*3 && sub*2 >= len(ln) {
 				s = 100 + 100*float64(sub)/float64(len(lq)) - float64(len(ln)-sub)
 			} else {
@@ -533,6 +543,16 @@ func (g *Graph) BestAt(p string, from, to int) (int, bool) {
 			return x.EndLine-x.StartLine < y.EndLine-y.StartLine
 		})
 		return cands[0], true
+	}
+	// Symbols with call or import edges say more than isolated ones.
+	var connected []int
+	for _, c := range cands {
+		if g.Degree(c) > 0 {
+			connected = append(connected, c)
+		}
+	}
+	if len(connected) > 0 {
+		cands = connected
 	}
 	g.rank(cands)
 	return cands[0], true

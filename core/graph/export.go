@@ -89,10 +89,10 @@ func (g *Graph) ExportEdge(i int) ExportEdge {
 // Text renders the graph one fact per line, in canonical order: the form
 // golden files and the fixture expectations use.
 //
-//	node func a.py::Cls.m L3-9 [test]
+//	node func a.py::Cls.m L3-9 owner=a.py::Cls test
 //	contains a.py -> a.py::Cls
 //	call a.py::main -> b.py::helper [resolved] L4,7
-//	import a.py -> b.py [resolved] "b"
+//	import a.py -> b.py [resolved] L1
 func (g *Graph) Text() string {
 	var b strings.Builder
 	for _, n := range g.Nodes {

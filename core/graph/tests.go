@@ -6,15 +6,24 @@ import (
 )
 
 // IsTestFile reports whether p is a test file by the conventions of its
-// language: Go `_test.go`; Python `test_*.py`, `*_test.py`, `conftest.py`;
-// JS/TS `*.test.*`, `*.spec.*`, `__tests__/`; Java `*Test.java`,
-// `*Tests.java`, `src/test/`; Ruby `*_spec.rb`, `*_test.rb`, `test_*.rb`;
-// Rust `tests/`; C/C++ and shell `test_*`, `*_test.*`, `*.bats`.
+// language: Go `_test.go` only; Rust files under `tests/` only; Python
+// `test_*.py`, `*_test.py`, `conftest.py`; JS/TS `*.test.*`, `*.spec.*`,
+// `__tests__/`; Java `*Test.java`, `*Tests.java`, `*IT.java`, `src/test/`;
+// Ruby `*_spec.rb`, `*_test.rb`, `test_*.rb`; C/C++ and shell `test_*`,
+// `*_test.*`, `*.bats`.
 func IsTestFile(p string) bool {
 	base := path.Base(p)
 	ext := path.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	lower := strings.ToLower(stem)
+	switch ext {
+	case ".go":
+		// Go: only _test.go files are tests.
+		return strings.HasSuffix(base, "_test.go")
+	case ".rs":
+		// Rust: integration tests live under tests/.
+		return strings.HasPrefix(p, "tests/") || strings.Contains("/"+path.Dir(p)+"/", "/tests/")
+	}
 	switch {
 	case strings.HasPrefix(lower, "test_"), strings.HasSuffix(lower, "_test"), strings.HasSuffix(lower, "_spec"):
 		return true
@@ -26,8 +35,7 @@ func IsTestFile(p string) bool {
 		return true
 	}
 	dirs := "/" + path.Dir(p) + "/"
-	if strings.Contains(dirs, "/__tests__/") || strings.Contains(dirs, "/src/test/") ||
-		(ext == ".rs" && strings.HasPrefix(p, "tests/")) || (ext == ".rs" && strings.Contains(dirs, "/tests/")) {
+	if strings.Contains(dirs, "/__tests__/") || strings.Contains(dirs, "/src/test/") {
 		return true
 	}
 	return false

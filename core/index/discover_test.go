@@ -533,7 +533,7 @@ func TestParseAllVanishedFile(t *testing.T) {
 	// A candidate that was already skipped by discovery (no abs path) is
 	// neither parsed nor counted by parseAll.
 	cands := append(d.files, candidate{rel: "toolarge.py"})
-	files, sum := parseAll(reg, cands, cfg)
+	files, sum := parseAll(reg, cands, cfg, nil)
 	var got []string
 	for _, f := range files {
 		got = append(got, f.Path)
@@ -548,7 +548,7 @@ func TestParseAllVanishedFile(t *testing.T) {
 
 	// Zero workers still parses (one worker).
 	cfg.Workers = 0
-	_, sum = parseAll(reg, d.files, cfg)
+	_, sum = parseAll(reg, d.files, cfg, nil)
 	if sum.Parsed != 2 || sum.Unreadable != 1 {
 		t.Errorf("Workers=0: %+v", sum)
 	}
@@ -568,7 +568,7 @@ func TestParseAllFileBecameDirectory(t *testing.T) {
 	if err := os.Mkdir(p, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	files, sum := parseAll(reg, d.files, testConfig())
+	files, sum := parseAll(reg, d.files, testConfig(), nil)
 	if len(files) != 1 || files[0].Path != "y.py" || sum.Unreadable != 1 {
 		t.Errorf("parsed %d files, summary %+v; want y.py only and 1 unreadable", len(files), sum)
 	}

@@ -63,6 +63,12 @@ type candidate struct {
 
 // Build indexes the workspace at root.
 func Build(root string, cfg config.Config) (*Result, error) {
+	return BuildWith(root, Options{Config: cfg})
+}
+
+// BuildWith indexes the workspace at root, reporting progress.
+func BuildWith(root string, opt Options) (*Result, error) {
+	cfg := opt.Config
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
@@ -78,6 +84,7 @@ func Build(root string, cfg config.Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %s: schemas: %w", root, err)
 	}
+	opt.Progress.set(PhaseDiscover, 0)
 	d := discover(abs, cfg, reg)
 	if err := reg.Prepare(d.languages()...); err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
@@ -88,7 +95,8 @@ func Build(root string, cfg config.Config) (*Result, error) {
 	res.Summary.Unreadable = d.unreadable
 
 	t0 := time.Now()
-	files, sum := parseAll(reg, d.files, cfg)
+	opt.Progress.set(PhaseParse, len(d.files))
+	files, sum := parseAll(reg, d.files, cfg, opt.Progress)
 	res.Summary.Parsed, res.Summary.SyntaxErrors = sum.Parsed, sum.SyntaxErrors
 	res.Summary.Binary, res.Summary.Unreadable = sum.Binary, res.Summary.Unreadable+sum.Unreadable
 	res.Summary.Languages = sum.Languages
@@ -96,8 +104,10 @@ func Build(root string, cfg config.Config) (*Result, error) {
 	res.Files = files
 
 	t1 := time.Now()
+	opt.Progress.set(PhaseResolve, 0)
 	res.Graph = resolve.Build(files, res.Project)
 	res.Summary.ResolveTime = time.Since(t1)
+	opt.Progress.set(PhaseDone, 0)
 	return res, nil
 }
 
@@ -201,7 +211,7 @@ type parseSummary struct {
 
 // parseAll parses candidates with cfg.Workers parsers. Files are returned
 // sorted by path.
-func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config) ([]*facts.File, parseSummary) {
+func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress) ([]*facts.File, parseSummary) {
 	workers := cfg.Workers
 	if workers < 1 {
 		workers = 1
@@ -217,6 +227,7 @@ func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config) ([]*fac
 			p := reg.NewParser()
 			defer p.Close()
 			for i := range jobs {
+				prog.inc()
 				c := cands[i]
 				src, err := os.ReadFile(c.abs)
 				if err != nil {

@@ -207,13 +207,30 @@ type impactJSON struct {
 	Callees      []jsonNeighbor `json:"callees"`
 	BlastRadius  []jsonHit      `json:"blast_radius"`
 	Files        []string       `json:"files"`
-	Tests        []string       `json:"tests"`
+	Tests        []jsonTest     `json:"tests"`
 	Depth        int            `json:"depth"`
 	OtherMatches []string       `json:"other_matches"`
 }
 
+type jsonTest struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	Line  int    `json:"line"`
+}
+
+// testIDs lists the ids of the affected tests.
+func (im impactJSON) testIDs() []string {
+	var out []string
+	for _, t := range im.Tests {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
 type jsonNeighbor struct {
 	ID         string `json:"id"`
+	Label      string `json:"label"`
 	Kind       string `json:"kind"`
 	Path       string `json:"path"`
 	Line       int    `json:"line"`
@@ -225,6 +242,7 @@ type jsonNeighbor struct {
 
 type jsonHit struct {
 	ID         string `json:"id"`
+	Label      string `json:"label"`
 	Path       string `json:"path"`
 	Line       int    `json:"line"`
 	Depth      int    `json:"depth"`
@@ -301,7 +319,7 @@ func TestImpactJSON(t *testing.T) {
 	if fmt.Sprint(files) != "[shop/cli.py shop/pricing.py tests/test_pricing.py]" {
 		t.Errorf("files: %v", im.Files)
 	}
-	tests := append([]string(nil), im.Tests...)
+	tests := im.testIDs()
 	sort.Strings(tests)
 	if fmt.Sprint(tests) != "[tests/test_pricing.py::TestRender.test_render tests/test_pricing.py::test_total]" {
 		t.Errorf("tests: %v", im.Tests)
@@ -311,7 +329,7 @@ func TestImpactJSON(t *testing.T) {
 	}
 
 	im, _ = impactJSONOf(t, "total", "--root", dir, "--depth", "1")
-	if im.Depth != 1 || len(im.BlastRadius) != 3 || fmt.Sprint(im.Tests) != "[tests/test_pricing.py::test_total]" {
+	if im.Depth != 1 || len(im.BlastRadius) != 3 || fmt.Sprint(im.testIDs()) != "[tests/test_pricing.py::test_total]" {
 		t.Errorf("depth 1: depth %d, %d hits, tests %v", im.Depth, len(im.BlastRadius), im.Tests)
 	}
 

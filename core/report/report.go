@@ -1,0 +1,247 @@
+// Package report turns graph analyses into the documents ccd hands out:
+// JSON-able impact and symbol reports, their text rendering, and the
+// not-found error with suggestions. The CLI (in-process) and the daemon
+// build the same reports, so both print the same thing.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// Neighbor is one caller or callee in an impact report.
+type Neighbor struct {
+	ID         string `json:"id"`
+	Label      string `json:"label"`
+	Kind       string `json:"kind"`
+	Path       string `json:"path"`
+	Line       int    `json:"line,omitempty"`
+	Calls      int    `json:"calls"`
+	Confidence string `json:"confidence"`
+	Sites      []int  `json:"site_lines,omitempty"`
+	SitePath   string `json:"site_path,omitempty"`
+}
+
+// Hit is one transitive caller.
+type Hit struct {
+	ID         string `json:"id"`
+	Label      string `json:"label"`
+	Path       string `json:"path"`
+	Line       int    `json:"line,omitempty"`
+	Depth      int    `json:"depth"`
+	Via        string `json:"via"`
+	Confidence string `json:"confidence"`
+}
+
+// Test is an affected test.
+type Test struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	Line  int    `json:"line,omitempty"`
+}
+
+// Impact is the blast radius of one symbol.
+type Impact struct {
+	Target       graph.ExportNode `json:"target"`
+	Callers      []Neighbor       `json:"callers"`
+	Callees      []Neighbor       `json:"callees"`
+	BlastRadius  []Hit            `json:"blast_radius"`
+	Files        []string         `json:"files"`
+	Tests        []Test           `json:"tests"`
+	Depth        int              `json:"depth"`
+	OtherMatches []string         `json:"other_matches"`
+}
+
+// NewImpact builds the report of im; others are further candidates the
+// query matched.
+func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
+	nbs := func(in []graph.Neighbor) []Neighbor {
+		out := []Neighbor{}
+		for _, nb := range in {
+			n := g.Nodes[nb.Node]
+			out = append(out, Neighbor{ID: n.ID, Label: Label(n), Kind: n.Kind.String(), Path: n.Path, Line: n.StartLine,
+				Calls: nb.Calls, Confidence: nb.Confidence.String(), Sites: nb.Lines, SitePath: nb.Path})
+		}
+		return out
+	}
+	r := &Impact{Target: g.ExportNode(im.Target), Callers: nbs(im.Callers), Callees: nbs(im.Callees),
+		BlastRadius: []Hit{}, Files: []string{}, Tests: []Test{}, Depth: im.Depth, OtherMatches: []string{}}
+	for _, h := range im.Upstream {
+		n := g.Nodes[h.Node]
+		r.BlastRadius = append(r.BlastRadius, Hit{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine,
+			Depth: h.Depth, Via: g.Nodes[h.Via].ID, Confidence: g.Edges[h.Edge].Confidence.String()})
+	}
+	r.Files = append(r.Files, im.Files(g)...)
+	for _, t := range im.Tests {
+		n := g.Nodes[t]
+		r.Tests = append(r.Tests, Test{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine})
+	}
+	for _, o := range others {
+		r.OtherMatches = append(r.OtherMatches, g.Nodes[o].ID)
+	}
+	return r
+}
+
+// Label is how a node is named in reports: its qualified name, or its path
+// for a module.
+func Label(n *graph.Node) string {
+	if n.Qual != "" {
+		return n.Qual
+	}
+	return n.Path
+}
+
+func loc(path string, line int) string {
+	if line == 0 {
+		return path
+	}
+	return fmt.Sprintf("%s:%d", path, line)
+}
+
+func siteLoc(nb Neighbor) string {
+	if len(nb.Sites) == 0 {
+		return nb.SitePath
+	}
+	ls := make([]string, len(nb.Sites))
+	for i, l := range nb.Sites {
+		ls[i] = fmt.Sprint(l)
+	}
+	if len(ls) > 4 {
+		ls = append(ls[:4], "…")
+	}
+	return nb.SitePath + ":" + strings.Join(ls, ",")
+}
+
+// ListLimit is how many entries each text section shows.
+const ListLimit = 20
+
+// WriteText renders the report for people.
+func (r *Impact) WriteText(w io.Writer) {
+	t := r.Target
+	name := t.Qual
+	if name == "" {
+		name = t.Path
+	}
+	fmt.Fprintf(w, "Impact of %s (%s) %s\n", name, t.Kind, loc(t.Path, t.StartLine))
+	if t.Signature != "" {
+		fmt.Fprintf(w, "  %s\n", t.Signature)
+	}
+	if len(r.OtherMatches) > 0 {
+		fmt.Fprintf(w, "  (%d other matches, e.g. %s)\n", len(r.OtherMatches), r.OtherMatches[0])
+	}
+	section := func(title string, nbs []Neighbor, callees bool) {
+		fmt.Fprintf(w, "\n%s (%d):\n", title, len(nbs))
+		for i, nb := range nbs {
+			if i == ListLimit {
+				fmt.Fprintf(w, "  … %d more\n", len(nbs)-ListLimit)
+				break
+			}
+			l := siteLoc(nb)
+			if callees {
+				l = loc(nb.Path, nb.Line)
+			}
+			fmt.Fprintf(w, "  %-40s %s  [%s]\n", nb.Label, l, nb.Confidence)
+		}
+	}
+	section("Callers", r.Callers, false)
+	section("Callees", r.Callees, true)
+	depth := fmt.Sprint(r.Depth)
+	if r.Depth == 0 {
+		depth = "unlimited"
+	}
+	fmt.Fprintf(w, "\nBlast radius (depth %s): %d symbols in %d files\n", depth, len(r.BlastRadius), len(r.Files))
+	for i, h := range r.BlastRadius {
+		if i == ListLimit {
+			fmt.Fprintf(w, "  … %d more\n", len(r.BlastRadius)-ListLimit)
+			break
+		}
+		fmt.Fprintf(w, "  %d  %-40s %s  [%s]\n", h.Depth, h.Label, loc(h.Path, h.Line), h.Confidence)
+	}
+	fmt.Fprintf(w, "\nAffected tests (%d):\n", len(r.Tests))
+	for i, t := range r.Tests {
+		if i == ListLimit {
+			fmt.Fprintf(w, "  … %d more\n", len(r.Tests)-ListLimit)
+			break
+		}
+		fmt.Fprintf(w, "  %-40s %s\n", t.Label, loc(t.Path, t.Line))
+	}
+}
+
+// NotFoundError is an unknown symbol, with suggestions.
+type NotFoundError struct {
+	Query       string
+	Suggestions []graph.ExportNode
+}
+
+func (e *NotFoundError) Error() string { return e.Message() + "\nHint: " + e.Hint() }
+
+// Message is the first part of the error: what was not found and what
+// resembles it.
+func (e *NotFoundError) Message() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "symbol not found: %q", e.Query)
+	if len(e.Suggestions) > 0 {
+		b.WriteString("\nSimilar symbols:")
+		for _, s := range e.Suggestions {
+			fmt.Fprintf(&b, "\n  • %s (%s in %s)", s.Qual, s.Kind, loc(s.Path, s.StartLine))
+		}
+	}
+	return b.String()
+}
+
+// Hint says what to do next.
+func (e *NotFoundError) Hint() string {
+	if len(e.Suggestions) > 0 {
+		return "use one of the names above, or a node id like path/to/file.py::Class.method"
+	}
+	return "check the spelling, or run `ccd symbols QUERY` to search; the graph holds functions, classes and files"
+}
+
+// NotFound explains an unknown symbol with up to five suggestions.
+func NotFound(g *graph.Graph, q string) *NotFoundError {
+	e := &NotFoundError{Query: q}
+	for _, s := range g.Similar(q, 5) {
+		e.Suggestions = append(e.Suggestions, g.ExportNode(s.Node))
+	}
+	return e
+}
+
+// Symbols finds up to limit symbols for a query: exact matches first, then
+// fuzzy ones.
+func Symbols(g *graph.Graph, q string, limit int) []graph.ExportNode {
+	seen := map[int]bool{}
+	var hits []int
+	for _, i := range g.Find(q) {
+		seen[i] = true
+		hits = append(hits, i)
+	}
+	for _, s := range g.Similar(q, limit) {
+		if !seen[s.Node] {
+			seen[s.Node] = true
+			hits = append(hits, s.Node)
+		}
+	}
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	out := []graph.ExportNode{}
+	for _, i := range hits {
+		out = append(out, g.ExportNode(i))
+	}
+	return out
+}
+
+// WriteSymbols renders a symbol list for people.
+func WriteSymbols(w io.Writer, syms []graph.ExportNode) {
+	for _, n := range syms {
+		name := n.Qual
+		if name == "" {
+			name = n.Path
+		}
+		fmt.Fprintf(w, "%-6s %-40s %s\n", n.Kind, name, loc(n.Path, n.StartLine))
+	}
+}

@@ -6,9 +6,11 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 # Default workspace for `just run`: Go's net/http, a real package every machine has.
 workspace := env_var_or_default("CCD_DEMO_ROOT", `go env GOROOT` + "/src/net/http")
 
-# Build the binaries into bin/.
+# Build the binaries into bin/: ccd (daemon + CLI), and the two static shims.
 build:
     go build -o bin/ccd ./daemon/ccd
+    CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-hook ./hookshim/ccd-hook
+    CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-mcp ./mcpshim/ccd-mcp
 
 # Build, index a real workspace, print its summary and an impact analysis, export the graph.
 run: build

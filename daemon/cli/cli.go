@@ -42,6 +42,10 @@ func init() {
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
+		{"daemon", "[--detach]", "run the resident daemon (foreground, or --detach to start it in the background)", runDaemon},
+		{"status", "[--json]", "show the daemon and its workspaces", runStatus},
+		{"init", "[DIR] [--force] [--no-wait]", "index DIR in the daemon (starting it if needed) and show progress", runInit},
+		{"stop", "", "stop the daemon", runStop},
 		{"bench", "[--runs N] DIR... | --mode floor|build DIR", "compare indexing with the raw tree-sitter parse floor (Markdown table), or measure one phase (JSON line)", runBench},
 		{"version", "", "print the version", func(c *ctx, _ []string) error {
 			fmt.Fprintln(c.stdout, "ccd", Version)

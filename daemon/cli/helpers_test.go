@@ -35,6 +35,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = d
+	// A private state directory: no daemon of the machine answers these
+	// tests, and tests that start one cannot disturb anything else.
+	os.Setenv("CCD_HOME", filepath.Join(d, "state"))
+	os.Unsetenv("CCD_SOCKET")
+	os.Unsetenv("XDG_RUNTIME_DIR")
 	code := m.Run()
 	os.RemoveAll(d)
 	os.Exit(code)

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/daemon"
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+// running returns a client for a daemon that is already running, or nil
+// (no daemon, or CCD_NO_DAEMON=1 asks for in-process work).
+func running() *wire.Client {
+	if os.Getenv("CCD_NO_DAEMON") == "1" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	c, err := wire.Connect(ctx, false)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+func runDaemon(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("daemon", flag.ContinueOnError)
+	detach := fs.Bool("detach", false, "start in the background and return once it answers")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usageError{"no arguments expected"}
+	}
+	opts, err := daemon.OptionsFromEnv()
+	if err != nil {
+		return err
+	}
+	if *detach {
+		if cl := running(); cl != nil {
+			return printPing(c, cl, "already running")
+		}
+		if err := wire.StartDetached(); err != nil {
+			return err
+		}
+		tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		cl, err := wire.Connect(tctx, false)
+		for err != nil && tctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+			cl, err = wire.Connect(tctx, false)
+		}
+		if err != nil {
+			dir, _ := wire.StateDir()
+			return fmt.Errorf("daemon did not answer: %w (see %s)", err, filepath.Join(dir, "daemon.log"))
+		}
+		return printPing(c, cl, "started")
+	}
+	opts.Foreground = true
+	err = daemon.Run(context.Background(), opts)
+	if errors.Is(err, daemon.ErrRunning) {
+		// Several starters race; all but one end here, quietly and fine.
+		fmt.Fprintln(c.stderr, "ccd daemon: already running")
+		return nil
+	}
+	return err
+}
+
+func printPing(c *ctx, cl *wire.Client, what string) error {
+	var p struct {
+		PID     int    `json:"pid"`
+		Version string `json:"version"`
+	}
+	if err := cl.Do(context.Background(), http.MethodGet, "/v1/ping", nil, &p); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "ccd daemon %s (pid %d, version %s, socket %s)\n", what, p.PID, p.Version, cl.Socket)
+	return nil
+}
+
+func runStatus(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	cl := running()
+	if cl == nil {
+		sock, err := wire.SocketPath()
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return json.NewEncoder(c.stdout).Encode(map[string]any{"running": false, "socket": sock})
+		}
+		fmt.Fprintf(c.stdout, "no ccd daemon running (socket %s); `ccd init DIR` or any shim starts one\n", sock)
+		return nil
+	}
+	var st wire.Status
+	if err := cl.Do(context.Background(), http.MethodGet, "/v1/status", nil, &st); err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	fmt.Fprintf(c.stdout, "ccd daemon pid %d, version %s, up %s, RSS %.0f MB, %d requests\n",
+		st.PID, st.Version, (time.Duration(st.UptimeS * float64(time.Second))).Round(time.Second), float64(st.RSSBytes)/(1<<20), st.Requests)
+	fmt.Fprintf(c.stdout, "socket %s\n", st.Socket)
+	fmt.Fprintf(c.stdout, "workspaces (%d):\n", len(st.Workspaces))
+	for _, w := range st.Workspaces {
+		writeWorkspace(c.stdout, w)
+	}
+	return nil
+}
+
+func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
+	fresh := "stale"
+	if in.Fresh {
+		fresh = "fresh"
+	}
+	fmt.Fprintf(w, "  %s  %s  generation %d  %s\n", in.Root, in.State, in.Generation, fresh)
+	switch in.State {
+	case "indexing":
+		fmt.Fprintf(w, "    indexing: %s %d/%d files\n", in.Phase, in.Done, in.Total)
+	case "failed":
+		fmt.Fprintf(w, "    error: %s\n", in.Error)
+	}
+	if in.Nodes > 0 {
+		var langs []string
+		for l, n := range in.Languages {
+			langs = append(langs, fmt.Sprintf("%s %d", l, n))
+		}
+		sort.Strings(langs)
+		fmt.Fprintf(w, "    %d files (%s), %d nodes, %d edges; indexed %s in %.0f ms\n",
+			in.Files, strings.Join(langs, ", "), in.Nodes, in.Edges, in.IndexedAt, in.IndexMS)
+	}
+}
+
+func runInit(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	force := fs.Bool("force", false, "index even the home directory or a system directory")
+	noWait := fs.Bool("no-wait", false, "return at once; indexing goes on in the daemon")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	root := "."
+	if len(pos) > 1 {
+		return usageError{"at most one directory"}
+	} else if len(pos) == 1 {
+		root = pos[0]
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	cl, err := wire.Connect(tctx, true)
+	cancel()
+	if err != nil {
+		return err
+	}
+	var in wire.WorkspaceInfo
+	if err := cl.Do(context.Background(), http.MethodPost, "/v1/workspaces", wire.AddWorkspace{Root: abs, Force: *force}, &in); err != nil {
+		return err
+	}
+	if *noWait {
+		writeWorkspace(c.stdout, in)
+		return nil
+	}
+	tty := isTerminal(c.stderr)
+	last := ""
+	for in.State == "indexing" {
+		line := fmt.Sprintf("indexing %s: %s %d/%d files", in.Root, in.Phase, in.Done, in.Total)
+		if tty {
+			fmt.Fprintf(c.stderr, "\r%-100s", line)
+		} else if in.Phase != last {
+			fmt.Fprintln(c.stderr, line)
+		}
+		last = in.Phase
+		time.Sleep(100 * time.Millisecond)
+		var list []wire.WorkspaceInfo
+		if err := cl.Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil {
+			return err
+		}
+		for _, w := range list {
+			if w.Root == in.Root {
+				in = w
+			}
+		}
+	}
+	if tty {
+		fmt.Fprintf(c.stderr, "\r%-100s\r", "")
+	}
+	if in.State == "failed" {
+		return fmt.Errorf("%s", in.Error)
+	}
+	fmt.Fprintln(c.stdout, in.Summary)
+	writeWorkspace(c.stdout, in)
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runStop(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("stop", flag.ContinueOnError)
+	if _, err := parseInterleaved(fs, args); err != nil {
+		return err
+	}
+	cl := running()
+	if cl == nil {
+		fmt.Fprintln(c.stdout, "no ccd daemon running")
+		return nil
+	}
+	if err := cl.Do(context.Background(), http.MethodPost, "/v1/stop", nil, nil); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		err := cl.Ping(ctx)
+		cancel()
+		if errors.Is(err, wire.ErrNoDaemon) {
+			fmt.Fprintln(c.stdout, "ccd daemon stopped")
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("the daemon did not stop within 10s")
+}
+
+// daemonQuery asks a running daemon about the workspace holding root,
+// indexing it first if needed (waiting up to 10 minutes).
+func daemonQuery(cl *wire.Client, path, root string, params url.Values, out any) error {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	params.Set("root", abs)
+	params.Set("auto", "1")
+	params.Set("wait_s", "600")
+	return cl.Do(context.Background(), http.MethodGet, path+"?"+params.Encode(), nil, out)
+}
+
+// impactViaDaemon answers `ccd impact` from a running daemon.
+func impactViaDaemon(c *ctx, cl *wire.Client, root, sym string, depth int, conf string, asJSON bool) error {
+	var ans struct {
+		Impact *report.Impact `json:"impact"`
+	}
+	p := url.Values{"symbol": {sym}, "depth": {fmt.Sprint(depth)}, "min_confidence": {conf}}
+	if err := daemonQuery(cl, "/v1/impact", root, p, &ans); err != nil {
+		return err
+	}
+	return printImpact(c.stdout, ans.Impact, asJSON)
+}

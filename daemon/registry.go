@@ -1,0 +1,254 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/index"
+)
+
+// Workspace states.
+const (
+	StateIndexing = "indexing"
+	StateReady    = "ready"
+	StateFailed   = "failed"
+)
+
+// workspace is one indexed root.
+type workspace struct {
+	root string
+
+	mu        sync.RWMutex
+	res       *index.Result
+	gen       uint64
+	state     string
+	err       string
+	prog      *index.Progress
+	indexedAt time.Time
+	took      time.Duration
+	ready     chan struct{} // closed when the current index run ends
+}
+
+// snapshot returns the current result (nil while the first index runs)
+// and generation.
+func (w *workspace) snapshot() (*index.Result, uint64) {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.res, w.gen
+}
+
+// registry holds the workspaces of the daemon.
+type registry struct {
+	cfg config.Config
+	log *slog.Logger
+
+	mu sync.Mutex
+	ws map[string]*workspace
+	wg sync.WaitGroup
+}
+
+func newRegistry(cfg config.Config, log *slog.Logger) *registry {
+	return &registry{cfg: cfg, log: log, ws: map[string]*workspace{}}
+}
+
+// errRoot is a root the daemon refuses to index.
+type errRoot struct{ msg, hint string }
+
+func (e *errRoot) Error() string { return e.msg }
+
+// systemDirs are roots never indexed unless forced: the whole file system,
+// and system directories full of code that is not the user's project.
+var systemDirs = map[string]bool{
+	"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true, "/lib": true, "/lib32": true,
+	"/lib64": true, "/libx32": true, "/opt": true, "/proc": true, "/run": true, "/sbin": true, "/srv": true,
+	"/sys": true, "/tmp": true, "/usr": true, "/var": true, "/usr/bin": true, "/usr/lib": true,
+	"/usr/include": true, "/usr/share": true, "/usr/local": true, "/usr/sbin": true, "/var/lib": true,
+	"/var/log": true, "/var/tmp": true,
+}
+
+// checkRoot resolves root to an absolute, symlink-free directory and
+// refuses the file system root, the home directory and system directories
+// unless forced.
+func checkRoot(root string, force bool) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", &errRoot{fmt.Sprintf("workspace %s: %v", root, err), "give the path of a project directory"}
+	}
+	if !st.IsDir() {
+		return "", &errRoot{fmt.Sprintf("workspace %s: not a directory", root), "give the project's directory, not a file"}
+	}
+	if force {
+		return abs, nil
+	}
+	home, _ := os.UserHomeDir()
+	switch {
+	case systemDirs[abs]:
+		return "", &errRoot{fmt.Sprintf("refusing to index %s: a system directory, not a project", abs),
+			"point ccd at a project directory, or pass force to index it anyway"}
+	case home != "" && abs == filepath.Clean(home):
+		return "", &errRoot{fmt.Sprintf("refusing to index %s: your home directory holds many projects", abs),
+			"point ccd at one project directory, or pass force to index it anyway"}
+	}
+	return abs, nil
+}
+
+// add registers root and starts indexing it in the background. A root
+// already registered is returned as is, unless its last run failed (an
+// empty clone that has files now), which starts a new run.
+func (r *registry) add(root string, force bool) (*workspace, error) {
+	abs, err := checkRoot(root, force)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if w := r.ws[abs]; w != nil {
+		w.mu.RLock()
+		failed := w.state == StateFailed
+		w.mu.RUnlock()
+		if failed {
+			r.startIndex(w)
+		}
+		return w, nil
+	}
+	w := &workspace{root: abs}
+	r.ws[abs] = w
+	r.startIndex(w)
+	return w, nil
+}
+
+// startIndex runs a full index of w in the background. The previous graph
+// stays visible until the new one is ready. Call with r.mu held.
+func (r *registry) startIndex(w *workspace) {
+	w.mu.Lock()
+	if w.state == StateIndexing {
+		w.mu.Unlock()
+		return
+	}
+	prog := &index.Progress{}
+	ready := make(chan struct{})
+	w.state, w.err, w.prog, w.ready = StateIndexing, "", prog, ready
+	w.mu.Unlock()
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer close(ready)
+		t0 := time.Now()
+		res, err := index.BuildWith(w.root, index.Options{Config: r.cfg, Progress: prog})
+		if err == nil && res.Summary.Parsed == 0 {
+			err = fmt.Errorf("no source files in %s (%s): not initialised; run init again once the project is there", w.root, res.Summary)
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.took = time.Since(t0)
+		if err != nil {
+			w.state, w.err = StateFailed, err.Error()
+			r.log.Warn("index failed", "root", w.root, "err", err)
+			return
+		}
+		w.res, w.state, w.indexedAt = res, StateReady, time.Now()
+		w.gen++
+		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
+	}()
+}
+
+// reindex starts a full index of a registered root.
+func (r *registry) reindex(root string) (*workspace, error) {
+	w := r.find(root)
+	if w == nil {
+		return nil, errNotInitialised(root)
+	}
+	r.mu.Lock()
+	r.startIndex(w)
+	r.mu.Unlock()
+	return w, nil
+}
+
+// find returns the registered workspace whose root contains path (the
+// deepest one), or nil.
+func (r *registry) find(path string) *workspace {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var best *workspace
+	for root, w := range r.ws {
+		if (abs == root || strings.HasPrefix(abs, root+"/") || root == "/") && (best == nil || len(root) > len(best.root)) {
+			best = w
+		}
+	}
+	return best
+}
+
+func (r *registry) remove(root string) error {
+	w := r.find(root)
+	if w == nil {
+		return errNotInitialised(root)
+	}
+	r.mu.Lock()
+	delete(r.ws, w.root)
+	r.mu.Unlock()
+	return nil
+}
+
+// list returns the workspaces sorted by root.
+func (r *registry) list() []*workspace {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]*workspace, 0, len(r.ws))
+	for _, w := range r.ws {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].root < out[j].root })
+	return out
+}
+
+// busy reports whether any workspace is indexing.
+func (r *registry) busy() bool {
+	for _, w := range r.list() {
+		w.mu.RLock()
+		b := w.state == StateIndexing
+		w.mu.RUnlock()
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// close waits for running index jobs (bounded by the caller's patience:
+// index runs cannot be interrupted, so this is best effort).
+func (r *registry) close() {
+	done := make(chan struct{})
+	go func() { r.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+var errNoWorkspace = errors.New("not initialised")
+
+func errNotInitialised(root string) error {
+	return fmt.Errorf("%w: %s is not in any workspace of this daemon", errNoWorkspace, root)
+}

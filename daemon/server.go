@@ -1,0 +1,366 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+func (d *Daemon) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/ping", d.handlePing)
+	mux.HandleFunc("GET /v1/status", d.handleStatus)
+	mux.HandleFunc("GET /v1/workspaces", d.handleList)
+	mux.HandleFunc("POST /v1/workspaces", d.handleAdd)
+	mux.HandleFunc("DELETE /v1/workspaces", d.handleRemove)
+	mux.HandleFunc("POST /v1/workspaces/reindex", d.handleReindex)
+	mux.HandleFunc("GET /v1/impact", d.handleImpact)
+	mux.HandleFunc("GET /v1/symbols", d.handleSymbols)
+	mux.HandleFunc("GET /v1/export", d.handleExport)
+	mux.HandleFunc("POST /v1/hook", d.handleHook)
+	mux.HandleFunc("GET /v1/mcp", d.handleMCP)
+	mux.HandleFunc("POST /v1/stop", d.handleStop)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeErr(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path),
+			"see the API section of the README")
+	})
+	return d.middleware(mux)
+}
+
+// middleware counts activity for the idle timer and hands over to a newer
+// client's daemon: the answer is given, then this daemon stops, and the
+// client's next connection starts its own (newer) daemon.
+func (d *Daemon) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d.last.Store(time.Now().UnixNano())
+		d.requests.Add(1)
+		if v := r.Header.Get(wire.VersionHeader); v != "" && newerThan(v, wire.Version) {
+			w.Header().Set("X-Ccd-Handover", "1")
+			defer func() {
+				select {
+				case d.stop <- "hand-over to client version " + v:
+				default:
+				}
+			}()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func writeErr(w http.ResponseWriter, status int, code, msg, hint string) {
+	writeJSON(w, status, wire.Error{Code: code, Message: msg, Hint: hint})
+}
+
+// fail maps an error to the envelope with the right status.
+func fail(w http.ResponseWriter, err error) {
+	var re *errRoot
+	var nf *report.NotFoundError
+	switch {
+	case errors.As(err, &re):
+		writeErr(w, http.StatusUnprocessableEntity, "bad_root", re.msg, re.hint)
+	case errors.As(err, &nf):
+		writeErr(w, http.StatusNotFound, "symbol_not_found", nf.Message(), nf.Hint())
+	case errors.Is(err, errNoWorkspace):
+		writeErr(w, http.StatusNotFound, "not_initialized", err.Error(),
+			"run `ccd init DIR` (POST /v1/workspaces) first, or pass auto=1 to index it now")
+	default:
+		writeErr(w, http.StatusInternalServerError, "internal", err.Error(), "see daemon.log in the state directory")
+	}
+}
+
+func (d *Daemon) handlePing(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"version": wire.Version, "pid": os.Getpid()})
+}
+
+func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
+	st := wire.Status{PID: os.Getpid(), Version: wire.Version, UptimeS: time.Since(d.started).Seconds(),
+		RSSBytes: rss(), Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{}}
+	for _, ws := range d.reg.list() {
+		st.Workspaces = append(st.Workspaces, info(ws))
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+func (d *Daemon) handleList(w http.ResponseWriter, r *http.Request) {
+	out := []wire.WorkspaceInfo{}
+	for _, ws := range d.reg.list() {
+		out = append(out, info(ws))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(v); err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_request", "request body: "+err.Error(), `send JSON like {"root": "/path/to/project"}`)
+		return false
+	}
+	return true
+}
+
+func (d *Daemon) handleAdd(w http.ResponseWriter, r *http.Request) {
+	var req wire.AddWorkspace
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Root == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "missing root", `send {"root": "/path/to/project"}`)
+		return
+	}
+	ws, err := d.reg.add(req.Root, req.Force)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d.answerWorkspace(w, r, ws, req.WaitS)
+}
+
+func (d *Daemon) handleReindex(w http.ResponseWriter, r *http.Request) {
+	var req wire.AddWorkspace
+	if !decode(w, r, &req) {
+		return
+	}
+	ws, err := d.reg.reindex(req.Root)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d.answerWorkspace(w, r, ws, req.WaitS)
+}
+
+// answerWorkspace waits (up to waitS seconds) for indexing, then reports
+// the workspace: 200 when ready, 202 while indexing, 422 when it failed.
+func (d *Daemon) answerWorkspace(w http.ResponseWriter, r *http.Request, ws *workspace, waitS float64) {
+	waitReady(r.Context(), ws, waitS)
+	in := info(ws)
+	switch in.State {
+	case StateReady:
+		writeJSON(w, http.StatusOK, in)
+	case StateIndexing:
+		writeJSON(w, http.StatusAccepted, in)
+	default:
+		writeErr(w, http.StatusUnprocessableEntity, "index_failed", in.Error, "check the path; ccd indexes project directories with source files")
+	}
+}
+
+func waitReady(ctx context.Context, ws *workspace, waitS float64) {
+	if waitS <= 0 {
+		return
+	}
+	ws.mu.RLock()
+	ready := ws.ready
+	ws.mu.RUnlock()
+	if ready == nil {
+		return
+	}
+	t := time.NewTimer(time.Duration(waitS * float64(time.Second)))
+	defer t.Stop()
+	select {
+	case <-ready:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func (d *Daemon) handleRemove(w http.ResponseWriter, r *http.Request) {
+	root := r.URL.Query().Get("root")
+	if err := d.reg.remove(root); err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"removed": root})
+}
+
+// workspaceFor finds the workspace of the root query parameter; with
+// auto=1 an unknown root is added. It waits up to wait_s for a ready
+// graph, and writes an error (returning nil) when there is none.
+func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspace, *graph.Graph, wire.WorkspaceInfo) {
+	q := r.URL.Query()
+	root := q.Get("root")
+	if root == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "missing root parameter", "pass root=/path/inside/the/workspace")
+		return nil, nil, wire.WorkspaceInfo{}
+	}
+	ws := d.reg.find(root)
+	if ws == nil && q.Get("auto") == "1" {
+		var err error
+		if ws, err = d.reg.add(root, q.Get("force") == "1"); err != nil {
+			fail(w, err)
+			return nil, nil, wire.WorkspaceInfo{}
+		}
+	}
+	if ws == nil {
+		fail(w, errNotInitialised(root))
+		return nil, nil, wire.WorkspaceInfo{}
+	}
+	waitS, _ := strconv.ParseFloat(q.Get("wait_s"), 64)
+	res, _ := ws.snapshot()
+	if res == nil {
+		waitReady(r.Context(), ws, waitS)
+		res, _ = ws.snapshot()
+	}
+	in := info(ws)
+	if res == nil {
+		if in.State == StateFailed {
+			writeErr(w, http.StatusUnprocessableEntity, "index_failed", in.Error, "check the path; ccd indexes project directories with source files")
+		} else {
+			writeErr(w, http.StatusServiceUnavailable, "indexing",
+				fmt.Sprintf("%s is being indexed (%s %d/%d files)", ws.root, in.Phase, in.Done, in.Total),
+				"retry in a moment, or pass wait_s to wait")
+		}
+		return nil, nil, in
+	}
+	setMeta(w, in)
+	return ws, res.Graph, in
+}
+
+// setMeta puts the workspace's generation and freshness on an answer.
+func setMeta(w http.ResponseWriter, in wire.WorkspaceInfo) {
+	w.Header().Set("X-Ccd-Generation", strconv.FormatUint(in.Generation, 10))
+	w.Header().Set("X-Ccd-Fresh", strconv.FormatBool(in.Fresh))
+	w.Header().Set("X-Ccd-State", in.State)
+}
+
+func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	sym := q.Get("symbol")
+	if sym == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "missing symbol parameter", "pass symbol=Name (a name, Cls.method, path::Qual or path:line)")
+		return
+	}
+	depth := 3
+	if v := q.Get("depth"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "")
+			return
+		}
+		depth = n
+	}
+	conf := graph.NameMatch
+	if v := q.Get("min_confidence"); v != "" {
+		c, err := graph.ParseConfidence(v)
+		if err != nil {
+			writeErr(w, http.StatusBadRequest, "bad_request", err.Error(), "")
+			return
+		}
+		conf = c
+	}
+	ws, g, in := d.workspaceFor(w, r)
+	if ws == nil {
+		return
+	}
+	cands := g.Find(sym)
+	if len(cands) == 0 {
+		fail(w, report.NotFound(g, sym))
+		return
+	}
+	rep := report.NewImpact(g, g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf}), cands[1:])
+	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
+}
+
+func (d *Daemon) handleSymbols(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	query := q.Get("q")
+	if query == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "missing q parameter", "pass q=name")
+		return
+	}
+	limit := 20
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q: want at least 1", v), "")
+			return
+		}
+		limit = n
+	}
+	ws, g, in := d.workspaceFor(w, r)
+	if ws == nil {
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "symbols": report.Symbols(g, query, limit)})
+}
+
+func (d *Daemon) handleExport(w http.ResponseWriter, r *http.Request) {
+	ws, g, _ := d.workspaceFor(w, r)
+	if ws == nil {
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if err := g.WriteJSON(w); err != nil {
+		d.log.Warn("export write", "root", ws.root, "err", err)
+	}
+}
+
+// handleHook answers hook events; the hook engine is not here yet, so the
+// answer is empty (the shim prints nothing).
+func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusOK)
+}
+
+func (d *Daemon) handleMCP(w http.ResponseWriter, r *http.Request) {
+	writeErr(w, http.StatusNotImplemented, "not_implemented", "the MCP server is not built yet",
+		"the canvas tool arrives with the MCP issue; use the ccd CLI meanwhile")
+}
+
+func (d *Daemon) handleStop(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"stopping": true, "pid": os.Getpid()})
+	select {
+	case d.stop <- "stop requested":
+	default:
+	}
+}
+
+// info describes a workspace.
+func info(ws *workspace) wire.WorkspaceInfo {
+	ws.mu.RLock()
+	defer ws.mu.RUnlock()
+	in := wire.WorkspaceInfo{Root: ws.root, State: ws.state, Error: ws.err, Generation: ws.gen,
+		Fresh: ws.state == StateReady}
+	if ws.state == StateIndexing {
+		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
+	}
+	if ws.res != nil {
+		g := ws.res.Graph
+		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), len(g.Edges)
+		in.Languages = ws.res.Summary.Languages
+		in.Summary = ws.res.Summary.String()
+		in.IndexedAt = ws.indexedAt.UTC().Format(time.RFC3339)
+	}
+	if ws.took > 0 {
+		in.IndexMS = float64(ws.took.Microseconds()) / 1000
+	}
+	return in
+}
+
+// rss is the daemon's resident set size in bytes, from /proc.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}

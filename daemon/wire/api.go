@@ -1,0 +1,41 @@
+package wire
+
+// Status is the answer of GET /v1/status.
+type Status struct {
+	PID        int             `json:"pid"`
+	Version    string          `json:"version"`
+	UptimeS    float64         `json:"uptime_s"`
+	RSSBytes   int64           `json:"rss_bytes"`
+	Socket     string          `json:"socket"`
+	StateDir   string          `json:"state_dir"`
+	Requests   int64           `json:"requests"`
+	Workspaces []WorkspaceInfo `json:"workspaces"`
+}
+
+// WorkspaceInfo describes one workspace; every answer about a workspace
+// carries it, so no answer is stale without saying so.
+type WorkspaceInfo struct {
+	Root       string         `json:"root"`
+	State      string         `json:"state"` // indexing, ready, failed
+	Error      string         `json:"error,omitempty"`
+	Generation uint64         `json:"generation"`
+	Fresh      bool           `json:"fresh"`
+	Phase      string         `json:"phase,omitempty"`
+	Done       int            `json:"done,omitempty"`
+	Total      int            `json:"total,omitempty"`
+	Files      int            `json:"files"`
+	Nodes      int            `json:"nodes"`
+	Edges      int            `json:"edges"`
+	Languages  map[string]int `json:"languages,omitempty"`
+	Summary    string         `json:"summary,omitempty"`
+	IndexedAt  string         `json:"indexed_at,omitempty"`
+	IndexMS    float64        `json:"index_ms,omitempty"`
+}
+
+// AddWorkspace is the body of POST /v1/workspaces and /v1/workspaces/reindex.
+type AddWorkspace struct {
+	Root  string `json:"root"`
+	Force bool   `json:"force,omitempty"`
+	// WaitS waits up to this many seconds for indexing to finish.
+	WaitS float64 `json:"wait_s,omitempty"`
+}

@@ -1,0 +1,102 @@
+// Package hookshim is the Claude Code hook shim: it forwards the hook event
+// on stdin to the daemon (starting it when needed) and prints the daemon's
+// answer. It fails open: whatever goes wrong, the agent is never blocked —
+// the shim exits 0, prints nothing, and logs the cause to hook.log in the
+// state directory.
+package hookshim
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+// maxEvent bounds what is read from stdin (tool responses can be large;
+// the daemon needs the head of the event, not megabytes of file content).
+const maxEvent = 8 << 20
+
+// budget reads a millisecond budget from the environment.
+func budget(name string, def time.Duration) time.Duration {
+	if v := os.Getenv(name); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			return time.Duration(n) * time.Millisecond
+		}
+	}
+	return def
+}
+
+// Main runs the shim and returns its exit code, which is always 0.
+func Main(stdin io.Reader, stdout io.Writer) int {
+	if err := run(stdin, stdout); err != nil {
+		logf("%v", err)
+	}
+	return 0
+}
+
+func run(stdin io.Reader, stdout io.Writer) error {
+	ev, err := io.ReadAll(io.LimitReader(stdin, maxEvent))
+	if err != nil {
+		return fmt.Errorf("read event: %w", err)
+	}
+	if len(bytes.TrimSpace(ev)) == 0 {
+		return fmt.Errorf("empty event on stdin")
+	}
+	// One budget for everything, well inside Claude Code's hook timeout:
+	// connecting (and starting the daemon) plus the answer.
+	ctx, cancel := context.WithTimeout(context.Background(), budget("CCD_HOOK_BUDGET_MS", 5*time.Second))
+	defer cancel()
+	sock, err := wire.SocketPath()
+	if err != nil {
+		return err
+	}
+	// The common case is a running daemon: post at once (one round trip),
+	// and only start a daemon when nothing answers.
+	c := wire.NewClient(sock)
+	resp, err := c.Raw(ctx, http.MethodPost, "/v1/hook", bytes.NewReader(ev))
+	if errors.Is(err, wire.ErrNoDaemon) && os.Getenv("CCD_NO_AUTOSTART") != "1" {
+		if c, err = wire.Connect(ctx, true); err != nil {
+			return fmt.Errorf("connect: %w", err)
+		}
+		resp, err = c.Raw(ctx, http.MethodPost, "/v1/hook", bytes.NewReader(ev))
+	}
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return fmt.Errorf("read answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("daemon answered %s: %s", resp.Status, bytes.TrimSpace(body))
+	}
+	_, err = stdout.Write(body)
+	return err
+}
+
+// logf appends a line to hook.log in the state directory; logging must
+// never fail the hook either.
+func logf(format string, args ...any) {
+	dir, err := wire.StateDir()
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "hook.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s ccd-hook: %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+}

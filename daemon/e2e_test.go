@@ -1,0 +1,478 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+// bins holds the real binaries, built once for all tests.
+var bins struct {
+	once          sync.Once
+	dir, err      string
+	ccd, hook, mc string
+}
+
+func build(t testing.TB) {
+	t.Helper()
+	bins.once.Do(func() {
+		dir, err := os.MkdirTemp("", "ccd-e2e-bin-")
+		if err != nil {
+			bins.err = err.Error()
+			return
+		}
+		bins.dir = dir
+		bins.ccd, bins.hook, bins.mc = filepath.Join(dir, "ccd"), filepath.Join(dir, "ccd-hook"), filepath.Join(dir, "ccd-mcp")
+		for _, b := range []struct{ out, pkg string }{{bins.ccd, "./ccd"}, {bins.hook, "../hookshim/ccd-hook"}, {bins.mc, "../mcpshim/ccd-mcp"}} {
+			cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+			if b.out != bins.ccd {
+				cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				bins.err = fmt.Sprintf("build %s: %v\n%s", b.pkg, err, out)
+				return
+			}
+		}
+	})
+	if bins.err != "" {
+		t.Fatal(bins.err)
+	}
+}
+
+// env is one test's private daemon world.
+type env struct {
+	t    *testing.T
+	home string
+	vars []string
+}
+
+func newEnv(t *testing.T, extra ...string) *env {
+	t.Helper()
+	build(t)
+	// A short state dir keeps the socket path far below its limit.
+	home, err := os.MkdirTemp("/tmp", "ccde")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, home: home}
+	e.vars = append(e.vars, "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=")
+	e.vars = append(e.vars, extra...)
+	t.Cleanup(func() {
+		e.run(bins.ccd, nil, "stop")
+		e.killAll()
+		os.RemoveAll(home)
+	})
+	return e
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+func (e *env) run(bin string, stdin []byte, args ...string) result {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), e.vars...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(t0)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		r.code = -1
+		r.stderr += err.Error()
+	}
+	return r
+}
+
+func (e *env) client() *wire.Client { return wire.NewClient(filepath.Join(e.home, "ccd.sock")) }
+
+// daemons lists the pids of daemon processes of this test's binary and
+// state directory.
+func (e *env) daemons() []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, d := range ents {
+		var pid int
+		if _, err := fmt.Sscan(d.Name(), &pid); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		if err != nil || !bytes.HasPrefix(cmdline, []byte(bins.ccd+"\x00daemon")) {
+			continue
+		}
+		envb, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if bytes.Contains(envb, []byte("CCD_HOME="+e.home+"\x00")) {
+			if st, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat")); err == nil && !strings.Contains(string(st), ") Z ") {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	sort.Ints(pids)
+	return pids
+}
+
+func (e *env) killAll() {
+	for _, p := range e.daemons() {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s", d, what)
+}
+
+func fixture(t *testing.T, name string) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "graph", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		if f.Name == "expect" || f.Name == "golden" {
+			continue
+		}
+		p := filepath.Join(dir, f.Name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var event = []byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x.py"},"session_id":"s1","cwd":"/tmp"}`)
+
+func TestAutostartRaceStartsOneDaemon(t *testing.T) {
+	e := newEnv(t)
+	var wg sync.WaitGroup
+	results := make([]result, 20)
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = e.run(bins.hook, event)
+		}(i)
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r.code != 0 || r.stdout != "" {
+			t.Errorf("shim %d: exit %d, stdout %q, stderr %q", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	// Losers of the lock race exit on their own; give them a moment.
+	waitFor(t, "exactly one daemon", 5*time.Second, func() bool { return len(e.daemons()) == 1 })
+	time.Sleep(300 * time.Millisecond)
+	if n := len(e.daemons()); n != 1 {
+		t.Fatalf("%d daemons running, want 1: %v", n, e.daemons())
+	}
+	var st wire.Status
+	if err := e.client().Do(context.Background(), http.MethodGet, "/v1/status", nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Requests < 20 {
+		t.Errorf("daemon saw %d requests, want at least the 20 hook events", st.Requests)
+	}
+	if fi, err := os.Stat(filepath.Join(e.home, "ccd.sock")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("socket mode: %v %v, want 0600", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(e.home); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("state dir mode: %v %v, want 0700", fi.Mode(), err)
+	}
+}
+
+func TestInitStatusImpactStop(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	r := e.run(bins.ccd, nil, "init", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "parsed") || !strings.Contains(r.stdout, "ready") {
+		t.Fatalf("init: %+v", r)
+	}
+	var st wire.Status
+	if err := json.Unmarshal([]byte(e.run(bins.ccd, nil, "status", "--json").stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Workspaces) != 1 || st.Workspaces[0].State != "ready" || st.Workspaces[0].Nodes == 0 ||
+		!st.Workspaces[0].Fresh || st.Workspaces[0].Generation != 1 || st.PID == 0 || st.RSSBytes == 0 {
+		t.Fatalf("status: %+v", st)
+	}
+	// The daemon answers exactly what the in-process CLI computes.
+	for _, args := range [][]string{
+		{"impact", "--root", dir, "total"},
+		{"impact", "--root", dir, "Cart.add", "--json", "--depth", "1"},
+		{"symbols", "--root", dir, "amout"},
+	} {
+		viaDaemon := e.run(bins.ccd, nil, args...)
+		e.vars = append(e.vars, "CCD_NO_DAEMON=1")
+		inProc := e.run(bins.ccd, nil, args...)
+		e.vars = e.vars[:len(e.vars)-1]
+		if viaDaemon.code != 0 || viaDaemon.stdout != inProc.stdout {
+			t.Errorf("%v: daemon and in-process answers differ:\n--- daemon (exit %d) ---\n%s%s\n--- in-process ---\n%s",
+				args, viaDaemon.code, viaDaemon.stdout, viaDaemon.stderr, inProc.stdout)
+		}
+	}
+	// An unknown symbol gets the envelope's message and hint.
+	r = e.run(bins.ccd, nil, "impact", "--root", dir, "Cart.ad")
+	if r.code != 1 || !strings.Contains(r.stderr, "symbol not found") || !strings.Contains(r.stderr, "Cart.add") || !strings.Contains(r.stderr, "Hint:") {
+		t.Errorf("unknown symbol via daemon: %+v", r)
+	}
+	// Answers say which generation they reflect.
+	resp, err := e.client().Raw(context.Background(), http.MethodGet, "/v1/symbols?q=total&root="+dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("X-Ccd-Generation") != "1" || resp.Header.Get("X-Ccd-Fresh") != "true" {
+		t.Errorf("meta headers: %v", resp.Header)
+	}
+	if r := e.run(bins.ccd, nil, "stop"); r.code != 0 || !strings.Contains(r.stdout, "stopped") {
+		t.Fatalf("stop: %+v", r)
+	}
+	waitFor(t, "socket removed", 5*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(e.home, "ccd.sock"))
+		return os.IsNotExist(err)
+	})
+	if n := len(e.daemons()); n != 0 {
+		t.Errorf("%d daemons after stop", n)
+	}
+}
+
+func TestHookFailsOpen(t *testing.T) {
+	e := newEnv(t)
+	logLines := func() int {
+		b, _ := os.ReadFile(filepath.Join(e.home, "hook.log"))
+		return bytes.Count(b, []byte("\n"))
+	}
+	cases := []struct {
+		name  string
+		vars  []string
+		stdin []byte
+	}{
+		{"no daemon and autostart off", []string{"CCD_NO_AUTOSTART=1"}, event},
+		{"daemon binary missing", []string{"CCD_EXE=/nonexistent/ccd", "CCD_HOOK_BUDGET_MS=500"}, event},
+		{"empty stdin", nil, []byte{}},
+		{"socket path too long", []string{"CCD_SOCKET=/tmp/" + strings.Repeat("x", 120)}, event},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := logLines()
+			saved := e.vars
+			e.vars = append(append([]string(nil), e.vars...), c.vars...)
+			r := e.run(bins.hook, c.stdin)
+			e.vars = saved
+			if r.code != 0 || r.stdout != "" {
+				t.Errorf("exit %d stdout %q stderr %q: a hook must fail open", r.code, r.stdout, r.stderr)
+			}
+			if r.took > 3*time.Second {
+				t.Errorf("took %s: the shim must give up within its budget", r.took)
+			}
+			if logLines() <= before {
+				t.Errorf("no cause logged to hook.log")
+			}
+		})
+	}
+	// Malformed JSON reaches a live daemon and still yields exit 0, no output.
+	if r := e.run(bins.hook, []byte("{not json")); r.code != 0 || r.stdout != "" {
+		t.Errorf("malformed JSON: %+v", r)
+	}
+}
+
+func TestLongSocketPathIsAClearError(t *testing.T) {
+	e := newEnv(t, "CCD_SOCKET=/tmp/"+strings.Repeat("s", 120))
+	r := e.run(bins.ccd, nil, "init", t.TempDir())
+	if r.code == 0 || !strings.Contains(r.stderr, "over the unix socket limit") || !strings.Contains(r.stderr, "CCD_SOCKET") {
+		t.Fatalf("want a clear error naming the limit and the fix, got %+v", r)
+	}
+}
+
+func TestKillDuringIndexingRecovers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes a large tree")
+	}
+	e := newEnv(t)
+	big := filepath.Join(runtime.GOROOT(), "src", "cmd")
+	if r := e.run(bins.ccd, nil, "init", "--no-wait", big); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	var first int
+	waitFor(t, "daemon indexing", 5*time.Second, func() bool {
+		var st wire.Status
+		if e.client().Do(context.Background(), http.MethodGet, "/v1/status", nil, &st) != nil || len(st.Workspaces) == 0 {
+			return false
+		}
+		first = st.PID
+		return st.Workspaces[0].State == "indexing"
+	})
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "daemon gone", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	// The next shim finds a dead socket and starts a new daemon.
+	if r := e.run(bins.hook, event); r.code != 0 || r.stdout != "" {
+		t.Fatalf("hook after kill: %+v", r)
+	}
+	pids := e.daemons()
+	if len(pids) != 1 || pids[0] == first {
+		t.Fatalf("daemons after restart: %v (killed %d)", pids, first)
+	}
+	r := e.run(bins.ccd, nil, "init", big)
+	if r.code != 0 || !strings.Contains(r.stdout, "ready") {
+		t.Fatalf("re-init after kill: %+v", r)
+	}
+}
+
+func TestHandOverToNewerClient(t *testing.T) {
+	e := newEnv(t)
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("detach: %+v", r)
+	}
+	pids := e.daemons()
+	if len(pids) != 1 {
+		t.Fatalf("daemons: %v", pids)
+	}
+	req, _ := http.NewRequest(http.MethodGet, "http://ccd/v1/ping", nil)
+	req.Header.Set(wire.VersionHeader, "99.0.0")
+	resp, err := e.client().HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("X-Ccd-Handover") != "1" {
+		t.Fatalf("hand-over answer: %d %v", resp.StatusCode, resp.Header)
+	}
+	waitFor(t, "old daemon to hand over", 10*time.Second, func() bool { return len(e.daemons()) == 0 })
+}
+
+func TestIdleExit(t *testing.T) {
+	e := newEnv(t, "CCD_IDLE_TIMEOUT=400ms")
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("detach: %+v", r)
+	}
+	waitFor(t, "idle exit", 10*time.Second, func() bool { return len(e.daemons()) == 0 })
+	b, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+	if !strings.Contains(string(b), "idle for") {
+		t.Errorf("log does not say why it stopped:\n%s", b)
+	}
+}
+
+func TestRootRules(t *testing.T) {
+	home := t.TempDir()
+	e := newEnv(t, "HOME="+home)
+	for _, c := range []struct {
+		dir, want string
+		args      []string
+	}{
+		{"/", "system directory", nil},
+		{"/usr", "system directory", nil},
+		{home, "home directory", nil},
+		{t.TempDir(), "no source files", nil},
+	} {
+		r := e.run(bins.ccd, nil, append([]string{"init", c.dir}, c.args...)...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("init %s: want an error about %q, got %+v", c.dir, c.want, r)
+		}
+	}
+	// --force indexes the home directory when asked.
+	os.WriteFile(filepath.Join(home, "main.go"), []byte("package main\nfunc main() {}\n"), 0o644)
+	if r := e.run(bins.ccd, nil, "init", "--force", home); r.code != 0 || !strings.Contains(r.stdout, "ready") {
+		t.Errorf("init --force HOME: %+v", r)
+	}
+	// An empty clone is not locked in: once files appear, init indexes it.
+	empty := t.TempDir()
+	e.run(bins.ccd, nil, "init", empty)
+	os.WriteFile(filepath.Join(empty, "a.py"), []byte("def f():\n    pass\n"), 0o644)
+	if r := e.run(bins.ccd, nil, "init", empty); r.code != 0 || !strings.Contains(r.stdout, "ready") {
+		t.Errorf("init after files appeared: %+v", r)
+	}
+}
+
+func TestMCPShimReportsMissingServer(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(bins.mc, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`+"\n"))
+	if r.code == 0 || r.stdout != "" || !strings.Contains(r.stderr, "not built yet") {
+		t.Errorf("ccd-mcp: want exit 1, nothing on stdout, the reason on stderr; got %+v", r)
+	}
+}
+
+// BenchmarkHookRoundTrip runs the real ccd-hook binary against a warm
+// daemon (an event that produces no card) and reports p50/p99, next to
+// the floor of starting a static no-op binary.
+func BenchmarkHookRoundTrip(b *testing.B) {
+	build(b)
+	home, _ := os.MkdirTemp("/tmp", "ccdb")
+	defer os.RemoveAll(home)
+	vars := append(os.Environ(), "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=")
+	runOnce := func(bin string, stdin []byte) time.Duration {
+		cmd := exec.Command(bin)
+		cmd.Env = vars
+		cmd.Stdin = bytes.NewReader(stdin)
+		t0 := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	stop := func() {
+		cmd := exec.Command(bins.ccd, "stop")
+		cmd.Env = vars
+		cmd.Run()
+	}
+	runOnce(bins.hook, event) // starts the daemon
+	defer stop()
+	noop := filepath.Join(bins.dir, "noop")
+	if _, err := os.Stat(noop); err != nil {
+		src := filepath.Join(bins.dir, "noop.go")
+		os.WriteFile(src, []byte("package main\nfunc main() {}\n"), 0o644)
+		cmd := exec.Command("go", "build", "-o", noop, src)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v %s", err, out)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		bin  string
+	}{{"ccd-hook", bins.hook}, {"noop-static-binary", noop}} {
+		b.Run(c.name, func(b *testing.B) {
+			ts := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				ts = append(ts, runOnce(c.bin, event))
+			}
+			sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+			b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(ts[len(ts)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}

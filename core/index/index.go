@@ -51,14 +51,24 @@ type Result struct {
 	Project *resolve.Project
 	Graph   *graph.Graph
 	Summary Summary
+
+	cfg    config.Config
+	stamps map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
+}
+
+// stamp is what a walk learns about a file without reading it.
+type stamp struct {
+	size  int64
+	mtime int64
 }
 
 // candidate is a file found by discovery.
 type candidate struct {
-	rel  string
-	abs  string
-	lang string
-	size int64
+	rel   string
+	abs   string
+	lang  string
+	size  int64
+	mtime int64
 }
 
 // Build indexes the workspace at root.
@@ -89,7 +99,7 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	if err := reg.Prepare(d.languages()...); err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
-	res := &Result{Root: abs, Project: d.project(cfg)}
+	res := &Result{Root: abs, Project: d.project(cfg), cfg: cfg, stamps: map[string]stamp{}}
 	res.Summary.Files = len(d.files)
 	res.Summary.TooLarge = d.tooLarge
 	res.Summary.Unreadable = d.unreadable
@@ -102,6 +112,9 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	res.Summary.Languages = sum.Languages
 	res.Summary.ParseTime = time.Since(t0)
 	res.Files = files
+	for _, c := range d.files {
+		res.stamps[c.rel] = stamp{c.size, c.mtime}
+	}
 
 	t1 := time.Now()
 	opt.Progress.set(PhaseResolve, 0)
@@ -197,7 +210,8 @@ func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
 				d.tooLarge++
 				continue
 			}
-			d.files = append(d.files, candidate{rel: r, abs: filepath.Join(absDir, name), lang: lang.Name, size: info.Size()})
+			d.files = append(d.files, candidate{rel: r, abs: filepath.Join(absDir, name), lang: lang.Name,
+				size: info.Size(), mtime: info.ModTime().UnixNano()})
 		}
 	}
 	walk(root, "", stack)

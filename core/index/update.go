@@ -1,0 +1,122 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/parse"
+	"github.com/ccd-dev/ccd/core/resolve"
+)
+
+// UpdateStats says what an update did.
+type UpdateStats struct {
+	Reparsed int // files parsed again (new or changed content)
+	Reused   int // files whose facts were kept
+	Removed  int // files gone from the index
+	Took     time.Duration
+}
+
+func (s UpdateStats) String() string {
+	return fmt.Sprintf("%d reparsed, %d reused, %d removed in %s", s.Reparsed, s.Reused, s.Removed, s.Took.Round(time.Microsecond))
+}
+
+// Update returns the index of the workspace as it is now on disk, reusing
+// what r already knows: the tree is walked again with the same rules as
+// Build (so ignore files, new directories, deletions and renames are seen
+// exactly as a clean build would), files reported as changed (hint, paths
+// relative to the root) or whose size or modification time moved are read,
+// and only those whose content hash differs are parsed again. Everything
+// is then resolved again, so the result is the graph a clean Build would
+// produce. r itself is not modified: readers may keep using it.
+func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
+	t0 := time.Now()
+	var st UpdateStats
+	reg, err := parse.Default()
+	if err != nil {
+		return nil, st, err
+	}
+	if fi, err := os.Stat(r.Root); err != nil || !fi.IsDir() {
+		return nil, st, fmt.Errorf("update %s: the workspace root is gone", r.Root)
+	}
+	d := discover(r.Root, r.cfg, reg)
+	if err := reg.Prepare(d.languages()...); err != nil {
+		return nil, st, fmt.Errorf("update %s: %w", r.Root, err)
+	}
+	hinted := make(map[string]bool, len(hint))
+	for _, h := range hint {
+		hinted[h] = true
+	}
+	old := make(map[string]*facts.File, len(r.Files))
+	for _, f := range r.Files {
+		old[f.Path] = f
+	}
+	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}}
+	nr.Summary.Files, nr.Summary.TooLarge, nr.Summary.Unreadable = len(d.files), d.tooLarge, d.unreadable
+
+	var files []*facts.File
+	var toParse []candidate
+	for _, c := range d.files {
+		if c.abs == "" {
+			continue // too large or unreadable: counted by discovery
+		}
+		nr.stamps[c.rel] = stamp{c.size, c.mtime}
+		f := old[c.rel]
+		if f != nil && !hinted[c.rel] && r.stamps[c.rel] == (stamp{c.size, c.mtime}) {
+			files = append(files, f)
+			st.Reused++
+			continue
+		}
+		toParse = append(toParse, c)
+	}
+	// Read what may have changed; a file whose content hash is unchanged
+	// keeps its facts (a touch, or a save without edits).
+	var changed []candidate
+	for _, c := range toParse {
+		f := old[c.rel]
+		if f == nil {
+			changed = append(changed, c)
+			continue
+		}
+		src, err := os.ReadFile(c.abs)
+		if err != nil || isBinary(src) || parse.HashContent(src) != f.Hash {
+			changed = append(changed, c)
+			continue
+		}
+		files = append(files, f)
+		st.Reused++
+	}
+	parsed, sum := parseAll(reg, changed, r.cfg, nil)
+	files = append(files, parsed...)
+	st.Reparsed = len(parsed)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	present := make(map[string]bool, len(files))
+	for _, f := range files {
+		present[f.Path] = true
+	}
+	for p := range old {
+		if !present[p] {
+			st.Removed++
+		}
+	}
+
+	nr.Files = files
+	nr.Summary.Parsed = len(files)
+	nr.Summary.Binary = sum.Binary
+	nr.Summary.Unreadable += sum.Unreadable
+	nr.Summary.Languages = map[string]int{}
+	for _, f := range files {
+		nr.Summary.Languages[f.Lang]++
+		if f.SyntaxErrors > 0 {
+			nr.Summary.SyntaxErrors++
+		}
+	}
+	nr.Summary.ParseTime = time.Since(t0)
+	t1 := time.Now()
+	nr.Graph = resolve.Build(files, nr.Project)
+	nr.Summary.ResolveTime = time.Since(t1)
+	st.Took = time.Since(t0)
+	return nr, st, nil
+}

@@ -1,0 +1,187 @@
+package index
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ccd-dev/ccd/config"
+)
+
+// TestUpdateEqualsRebuild applies random sequences of creates, edits,
+// renames, deletes, new nested directories, ignore-file changes and
+// touches to every fixture repository, updating the index incrementally
+// after each step, and checks that the result is exactly what a clean
+// Build of the same tree produces.
+func TestUpdateEqualsRebuild(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/graph/*.txtar")
+	if len(paths) == 0 {
+		t.Fatal("no fixtures")
+	}
+	steps := 25
+	if testing.Short() {
+		steps = 8
+	}
+	// A pool of real source texts from all fixtures, to write into files.
+	type text struct{ ext, data string }
+	var pool []text
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if f.Name != "expect" && f.Name != "golden" && config.LanguageFor(f.Name) != nil {
+				pool = append(pool, text{filepath.Ext(f.Name), string(f.Data)})
+			}
+		}
+	}
+	for _, p := range paths {
+		name := strings.TrimSuffix(filepath.Base(p), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			seed := time.Now().UnixNano()
+			rng := rand.New(rand.NewSource(seed))
+			ar, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := extract(t, ar)
+			cfg := config.Default()
+			res, err := Build(dir, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for step := 0; step < steps; step++ {
+				files := sourceFiles(t, dir)
+				op, hint := mutate(t, rng, dir, files, func(ext string) string {
+					var same []string
+					for _, x := range pool {
+						if x.ext == ext {
+							same = append(same, x.data)
+						}
+					}
+					if len(same) == 0 {
+						return pool[rng.Intn(len(pool))].data
+					}
+					return same[rng.Intn(len(same))]
+				})
+				next, st, err := res.Update(hint)
+				if err != nil {
+					t.Fatalf("seed %d step %d (%s): %v", seed, step, op, err)
+				}
+				clean, err := Build(dir, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := next.Graph.Text(), clean.Graph.Text(); got != want {
+					t.Fatalf("seed %d step %d (%s, %s): incremental graph differs from a clean build:\n%s",
+						seed, step, op, st, lineDiff(want, got))
+				}
+				if got, want := next.Summary.String(), clean.Summary.String(); got != want {
+					t.Fatalf("seed %d step %d (%s): summary %q, clean build %q", seed, step, op, got, want)
+				}
+				res = next
+			}
+		})
+	}
+}
+
+// sourceFiles lists the files under dir (relative, slash-separated).
+func sourceFiles(t *testing.T, dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// mutate changes the tree at random and returns what it did and the paths
+// a watcher would report.
+func mutate(t *testing.T, rng *rand.Rand, dir string, files []string, textFor func(ext string) string) (string, []string) {
+	t.Helper()
+	abs := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	write := func(rel, data string) {
+		if err := os.MkdirAll(filepath.Dir(abs(rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs(rel), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pick := func() string { return files[rng.Intn(len(files))] }
+	switch op := rng.Intn(8); {
+	case op == 0 || len(files) == 0: // create a file next to an existing one
+		ext := ".py"
+		if len(files) > 0 {
+			ext = filepath.Ext(pick())
+		}
+		rel := fmt.Sprintf("new_%d%s", rng.Intn(1000), ext)
+		if len(files) > 0 {
+			rel = filepath.ToSlash(filepath.Join(filepath.Dir(pick()), rel))
+		}
+		write(rel, textFor(ext))
+		return "create " + rel, []string{rel}
+	case op == 1: // replace a file's content with another source text
+		rel := pick()
+		write(rel, textFor(filepath.Ext(rel)))
+		return "rewrite " + rel, []string{rel}
+	case op == 2: // append to a file (may add definitions or syntax errors)
+		rel := pick()
+		f, _ := os.OpenFile(abs(rel), os.O_APPEND|os.O_WRONLY, 0)
+		txt := textFor(filepath.Ext(rel))
+		fmt.Fprintf(f, "\n%s\n", txt[:rng.Intn(min(60, len(txt))+1)])
+		f.Close()
+		return "append " + rel, []string{rel}
+	case op == 3: // delete
+		rel := pick()
+		os.Remove(abs(rel))
+		return "delete " + rel, []string{rel}
+	case op == 4: // rename, maybe into a new nested directory
+		rel := pick()
+		to := filepath.ToSlash(filepath.Join(filepath.Dir(rel), fmt.Sprintf("moved%d", rng.Intn(100)), filepath.Base(rel)))
+		if rng.Intn(2) == 0 {
+			to = filepath.ToSlash(filepath.Join(filepath.Dir(rel), fmt.Sprintf("r%d_%s", rng.Intn(100), filepath.Base(rel))))
+		}
+		os.MkdirAll(filepath.Dir(abs(to)), 0o755)
+		if err := os.Rename(abs(rel), abs(to)); err != nil {
+			t.Fatal(err)
+		}
+		return "rename " + rel + " -> " + to, []string{rel, to}
+	case op == 5: // ignore a file or directory, or stop ignoring
+		rel := pick()
+		gi := filepath.Join(dir, ".gitignore")
+		if b, err := os.ReadFile(gi); err == nil && len(b) > 0 && rng.Intn(2) == 0 {
+			os.Remove(gi)
+			return "drop .gitignore", []string{".gitignore"}
+		}
+		pat := "/" + rel
+		if strings.Contains(rel, "/") && rng.Intn(2) == 0 {
+			pat = strings.SplitN(rel, "/", 2)[0] + "/"
+		}
+		os.WriteFile(gi, []byte(pat+"\n"), 0o644)
+		return "ignore " + pat, []string{".gitignore"}
+	case op == 6: // touch without change: must reuse the facts
+		rel := pick()
+		now := time.Now().Add(time.Duration(rng.Intn(1000)) * time.Second)
+		os.Chtimes(abs(rel), now, now)
+		return "touch " + rel, []string{rel}
+	default: // an edit no watcher reported: a size change gives it away
+		rel := pick()
+		f, _ := os.OpenFile(abs(rel), os.O_APPEND|os.O_WRONLY, 0)
+		fmt.Fprintf(f, "\n\n")
+		f.Close()
+		return "unreported append " + rel, nil
+	}
+}

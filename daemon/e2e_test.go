@@ -264,9 +264,7 @@ func TestInitStatusImpactStop(t *testing.T) {
 		_, err := os.Stat(filepath.Join(e.home, "ccd.sock"))
 		return os.IsNotExist(err)
 	})
-	if n := len(e.daemons()); n != 0 {
-		t.Errorf("%d daemons after stop", n)
-	}
+	waitFor(t, "daemon process to exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
 }
 
 func TestHookFailsOpen(t *testing.T) {
@@ -474,5 +472,131 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 			b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(ts[len(ts)*99/100].Microseconds())/1000, "p99-ms")
 		})
+	}
+}
+
+// symbolsOf asks the daemon for the ids matching q.
+func (e *env) symbolsOf(t *testing.T, root, q string) []string {
+	t.Helper()
+	var ans struct {
+		Workspace wire.WorkspaceInfo `json:"workspace"`
+		Symbols   []struct {
+			ID string `json:"id"`
+		} `json:"symbols"`
+	}
+	p := "/v1/symbols?limit=50&q=" + q + "&root=" + root
+	if err := e.client().Do(context.Background(), http.MethodGet, p, nil, &ans); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range ans.Symbols {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+func (e *env) workspace(t *testing.T) wire.WorkspaceInfo {
+	t.Helper()
+	var list []wire.WorkspaceInfo
+	if err := e.client().Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil || len(list) != 1 {
+		t.Fatalf("workspaces: %v %v", list, err)
+	}
+	return list[0]
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func TestWatchKeepsGraphFresh(t *testing.T) {
+	e := newEnv(t, "CCD_DEBOUNCE_MS=20")
+	dir := fixture(t, "python")
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "base")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	head0 := e.workspace(t).Head
+	if len(head0) != 40 {
+		t.Fatalf("HEAD not reported: %q", head0)
+	}
+	has := func(q, id string) func() bool {
+		return func() bool { return contains(e.symbolsOf(t, dir, q), id) }
+	}
+	write := func(rel, data string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// modify
+	f := filepath.Join(dir, "shop", "pricing.py")
+	b, _ := os.ReadFile(f)
+	write("shop/pricing.py", string(b)+"\n\ndef surcharge(cart):\n    return total(cart) + 1\n")
+	waitFor(t, "modified file's new function", 5*time.Second, has("surcharge", "shop/pricing.py::surcharge"))
+	// create inside a new nested directory, written right after mkdir -p
+	write("shop/extra/deep/promo.py", "from shop.pricing import total\n\ndef promo_price(cart):\n    return total(cart)\n")
+	waitFor(t, "file in a new nested directory", 5*time.Second, has("promo_price", "shop/extra/deep/promo.py::promo_price"))
+	// the new caller shows up in impact
+	var ans struct {
+		Impact struct {
+			Callers []struct{ ID string } `json:"callers"`
+		} `json:"impact"`
+	}
+	if err := e.client().Do(context.Background(), http.MethodGet, "/v1/impact?symbol=shop/pricing.py::total&root="+dir, nil, &ans); err != nil {
+		t.Fatal(err)
+	}
+	var callers []string
+	for _, c := range ans.Impact.Callers {
+		callers = append(callers, c.ID)
+	}
+	if !contains(callers, "shop/extra/deep/promo.py::promo_price") || !contains(callers, "shop/pricing.py::surcharge") {
+		t.Errorf("impact of total does not list the new callers: %v", callers)
+	}
+	// rename
+	if err := os.Rename(filepath.Join(dir, "shop/extra/deep/promo.py"), filepath.Join(dir, "shop/extra/deep/offers.py")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "renamed file", 5*time.Second, func() bool {
+		ids := e.symbolsOf(t, dir, "promo_price")
+		return contains(ids, "shop/extra/deep/offers.py::promo_price") && !contains(ids, "shop/extra/deep/promo.py::promo_price")
+	})
+	// delete
+	os.Remove(filepath.Join(dir, "shop/extra/deep/offers.py"))
+	waitFor(t, "deleted file gone", 5*time.Second, func() bool { return !contains(e.symbolsOf(t, dir, "promo_price"), "shop/extra/deep/offers.py::promo_price") })
+	// branch switch
+	git(t, dir, "checkout", "-q", "-b", "feature")
+	write("shop/feature.py", "def feature_flag():\n    return True\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "feature")
+	waitFor(t, "feature branch file", 5*time.Second, has("feature_flag", "shop/feature.py::feature_flag"))
+	git(t, dir, "checkout", "-q", "main")
+	waitFor(t, "back on main: feature file gone", 5*time.Second, func() bool {
+		return !contains(e.symbolsOf(t, dir, "feature_flag"), "shop/feature.py::feature_flag")
+	})
+	waitFor(t, "fresh, with main's HEAD", 5*time.Second, func() bool {
+		w := e.workspace(t)
+		return w.Fresh && w.Head == head0
+	})
+	w := e.workspace(t)
+	if w.Updates < 5 || w.UpdateMS <= 0 {
+		t.Errorf("updates not counted: %+v", w)
 	}
 }

@@ -35,6 +35,13 @@ type workspace struct {
 	indexedAt time.Time
 	took      time.Duration
 	ready     chan struct{} // closed when the current index run ends
+
+	watch      *watcher
+	dirty      bool   // file events not yet applied
+	head       string // git HEAD the graph reflects
+	lastUpdate time.Duration
+	updates    int
+	upd        sync.Mutex // serialises updates
 }
 
 // snapshot returns the current result (nil while the first index runs)
@@ -163,7 +170,11 @@ func (r *registry) startIndex(w *workspace) {
 		}
 		w.res, w.state, w.indexedAt = res, StateReady, time.Now()
 		w.gen++
+		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
+		if w.watch == nil {
+			go r.watch(w)
+		}
 	}()
 }
 
@@ -208,6 +219,12 @@ func (r *registry) remove(root string) error {
 	r.mu.Lock()
 	delete(r.ws, w.root)
 	r.mu.Unlock()
+	w.mu.RLock()
+	wt := w.watch
+	w.mu.RUnlock()
+	if wt != nil {
+		wt.close()
+	}
 	return nil
 }
 
@@ -239,6 +256,14 @@ func (r *registry) busy() bool {
 // close waits for running index jobs (bounded by the caller's patience:
 // index runs cannot be interrupted, so this is best effort).
 func (r *registry) close() {
+	for _, w := range r.list() {
+		w.mu.RLock()
+		wt := w.watch
+		w.mu.RUnlock()
+		if wt != nil {
+			wt.close()
+		}
+	}
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
 	select {

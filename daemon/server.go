@@ -236,6 +236,9 @@ func setMeta(w http.ResponseWriter, in wire.WorkspaceInfo) {
 	w.Header().Set("X-Ccd-Generation", strconv.FormatUint(in.Generation, 10))
 	w.Header().Set("X-Ccd-Fresh", strconv.FormatBool(in.Fresh))
 	w.Header().Set("X-Ccd-State", in.State)
+	if in.Head != "" {
+		w.Header().Set("X-Ccd-Head", in.Head)
+	}
 }
 
 func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
@@ -334,7 +337,8 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
 	in := wire.WorkspaceInfo{Root: ws.root, State: ws.state, Error: ws.err, Generation: ws.gen,
-		Fresh: ws.state == StateReady}
+		Fresh: ws.state == StateReady && !ws.dirty, Head: ws.head, Updates: ws.updates,
+		UpdateMS: float64(ws.lastUpdate.Microseconds()) / 1000}
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
 	}

@@ -127,10 +127,21 @@ func BuildWith(root string, opt Options) (*Result, error) {
 // discovery is what a walk of the tree found.
 type discovery struct {
 	root       string
+	dirs       []string // directories entered, relative ("" is the root)
 	files      []candidate
 	projFiles  map[string][]string // base name → relative paths (go.mod, tsconfig.json, ...)
 	tooLarge   int
 	unreadable int
+}
+
+// Dirs lists the directories of root that indexing enters (relative,
+// "" for the root itself): the ones a watcher needs to watch.
+func Dirs(root string, cfg config.Config) ([]string, error) {
+	reg, err := parse.Default()
+	if err != nil {
+		return nil, err
+	}
+	return discover(root, cfg, reg).dirs, nil
 }
 
 // languages lists the languages of the discovered files.
@@ -166,6 +177,7 @@ func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
 		if err != nil {
 			return // unreadable directory: nothing below it is indexed
 		}
+		d.dirs = append(d.dirs, rel)
 		if ig := readIgnore(filepath.Join(absDir, ".gitignore"), rel); ig != nil {
 			stack = append(stack[:len(stack):len(stack)], ig)
 		}

@@ -133,7 +133,14 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	if in.Fresh {
 		fresh = "fresh"
 	}
-	fmt.Fprintf(w, "  %s  %s  generation %d  %s\n", in.Root, in.State, in.Generation, fresh)
+	fmt.Fprintf(w, "  %s  %s  generation %d  %s", in.Root, in.State, in.Generation, fresh)
+	if in.Head != "" {
+		fmt.Fprintf(w, "  HEAD %.12s", in.Head)
+	}
+	if in.Updates > 0 {
+		fmt.Fprintf(w, "  %d updates, last %.1f ms", in.Updates, in.UpdateMS)
+	}
+	fmt.Fprintln(w)
 	switch in.State {
 	case "indexing":
 		fmt.Fprintf(w, "    indexing: %s %d/%d files\n", in.Phase, in.Done, in.Total)

@@ -19,7 +19,10 @@ type WorkspaceInfo struct {
 	State      string         `json:"state"` // indexing, ready, failed
 	Error      string         `json:"error,omitempty"`
 	Generation uint64         `json:"generation"`
-	Fresh      bool           `json:"fresh"`
+	Fresh      bool           `json:"fresh"` // no file change is waiting to be applied
+	Head       string         `json:"head,omitempty"`
+	Updates    int            `json:"updates"`
+	UpdateMS   float64        `json:"last_update_ms,omitempty"` // first event to fresh graph
 	Phase      string         `json:"phase,omitempty"`
 	Done       int            `json:"done,omitempty"`
 	Total      int            `json:"total,omitempty"`

@@ -1,0 +1,241 @@
+package daemon
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/ccd-dev/ccd/core/index"
+)
+
+// debounce is how long a burst of file events must be quiet before the
+// graph is updated (CCD_DEBOUNCE_MS, default 50); maxDelay bounds the wait
+// during a long burst.
+func debounce() time.Duration {
+	if v, err := strconv.Atoi(os.Getenv("CCD_DEBOUNCE_MS")); err == nil && v >= 0 {
+		return time.Duration(v) * time.Millisecond
+	}
+	return 50 * time.Millisecond
+}
+
+const maxDelay = 500 * time.Millisecond
+
+// watcher keeps one workspace fresh: fsnotify on every directory indexing
+// enters (new directories are added as they appear), debounced updates,
+// and a full content check when git's HEAD moves.
+type watcher struct {
+	r  *registry
+	ws *workspace
+	fw *fsnotify.Watcher
+
+	mu      sync.Mutex
+	pending map[string]bool // changed paths, relative to the root
+	full    bool            // re-read every file (HEAD moved)
+	kick    chan struct{}
+	done    chan struct{}
+}
+
+func (r *registry) watch(ws *workspace) {
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		r.log.Warn("watch: no fsnotify, the graph will not follow edits", "root", ws.root, "err", err)
+		return
+	}
+	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
+	ws.mu.Lock()
+	ws.watch = w
+	ws.mu.Unlock()
+	w.addTree("")
+	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {
+		fw.Add(filepath.Join(ws.root, ".git"))
+	}
+	go w.events()
+	go w.updates()
+}
+
+// addTree watches dir (relative to the root) and every directory below it
+// that indexing enters. Files that appeared before the watch was in place
+// are picked up because every update walks the tree.
+func (w *watcher) addTree(rel string) {
+	abs := filepath.Join(w.ws.root, filepath.FromSlash(rel))
+	dirs, err := index.Dirs(abs, w.r.cfg)
+	if err != nil {
+		return
+	}
+	for _, d := range dirs {
+		if err := w.fw.Add(filepath.Join(abs, filepath.FromSlash(d))); err != nil {
+			w.r.log.Warn("watch: cannot add", "dir", filepath.Join(abs, d), "err", err)
+		}
+	}
+}
+
+func (w *watcher) close() {
+	w.fw.Close()
+	<-w.done
+}
+
+func (w *watcher) events() {
+	// Closing the fsnotify watcher closes both channels; either ends the
+	// loop, and closing kick ends the update goroutine.
+	defer close(w.kick)
+	gitDir := filepath.Join(w.ws.root, ".git") + string(filepath.Separator)
+	for {
+		select {
+		case ev, ok := <-w.fw.Events:
+			if !ok {
+				return
+			}
+			if strings.HasPrefix(ev.Name, gitDir) {
+				base := filepath.Base(ev.Name)
+				if base == "HEAD" || base == "packed-refs" || base == "ORIG_HEAD" {
+					w.mark("", true)
+				}
+				continue
+			}
+			rel, err := filepath.Rel(w.ws.root, ev.Name)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			if ev.Has(fsnotify.Create) {
+				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+					// Watch the new directory at once, then let the update
+					// walk find whatever was written into it meanwhile.
+					w.addTree(rel)
+				}
+			}
+			w.mark(rel, false)
+		case err, ok := <-w.fw.Errors:
+			if !ok {
+				return
+			}
+			// An overflow loses events: check everything.
+			w.r.log.Warn("watch error", "root", w.ws.root, "err", err)
+			w.mark("", true)
+		}
+	}
+}
+
+func (w *watcher) mark(rel string, full bool) {
+	w.mu.Lock()
+	if rel != "" {
+		w.pending[rel] = true
+	}
+	w.full = w.full || full
+	w.mu.Unlock()
+	w.ws.mu.Lock()
+	w.ws.dirty = true
+	w.ws.mu.Unlock()
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+// updates applies batches of changes, one at a time.
+func (w *watcher) updates() {
+	defer close(w.done)
+	quiet := debounce()
+	for range w.kick {
+		first := time.Now()
+		// Wait for the burst to end (or maxDelay).
+	burst:
+		for {
+			t := time.NewTimer(quiet)
+			select {
+			case _, ok := <-w.kick:
+				t.Stop()
+				if !ok {
+					return
+				}
+				if time.Since(first) >= maxDelay {
+					break burst
+				}
+			case <-t.C:
+				break burst
+			}
+		}
+		w.apply(first)
+	}
+}
+
+// apply runs one incremental update with the pending changes.
+func (w *watcher) apply(since time.Time) {
+	w.mu.Lock()
+	hint := make([]string, 0, len(w.pending))
+	for p := range w.pending {
+		hint = append(hint, p)
+	}
+	full := w.full
+	w.pending, w.full = map[string]bool{}, false
+	w.mu.Unlock()
+	w.r.update(w.ws, hint, full, since)
+}
+
+// update brings ws up to date (also used for explicit refreshes). full
+// re-reads every file, as after a branch switch.
+func (r *registry) update(ws *workspace, hint []string, full bool, since time.Time) {
+	ws.upd.Lock()
+	defer ws.upd.Unlock()
+	res, _ := ws.snapshot()
+	if res == nil {
+		return
+	}
+	if full {
+		for _, f := range res.Files {
+			hint = append(hint, f.Path)
+		}
+	}
+	next, st, err := res.Update(hint)
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w := ws.watch
+	ws.dirty = w != nil && w.hasPending()
+	if err != nil {
+		r.log.Warn("update failed", "root", ws.root, "err", err)
+		return
+	}
+	ws.res = next
+	ws.gen++
+	ws.head = gitHead(ws.root)
+	ws.lastUpdate = time.Since(since)
+	ws.updates++
+	r.log.Info("updated", "root", ws.root, "generation", ws.gen, "stats", st.String(), "latency", ws.lastUpdate)
+}
+
+func (w *watcher) hasPending() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.pending) > 0 || w.full
+}
+
+// gitHead returns the commit HEAD points at ("" outside git), reading
+// .git/HEAD, the ref file or packed-refs.
+func gitHead(root string) string {
+	git := filepath.Join(root, ".git")
+	b, err := os.ReadFile(filepath.Join(git, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(b))
+	ref, ok := strings.CutPrefix(head, "ref: ")
+	if !ok {
+		return head // detached
+	}
+	if b, err := os.ReadFile(filepath.Join(git, filepath.FromSlash(ref))); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	packed, _ := os.ReadFile(filepath.Join(git, "packed-refs"))
+	for _, line := range bytes.Split(packed, []byte("\n")) {
+		if f := strings.Fields(string(line)); len(f) == 2 && f[1] == ref {
+			return f[0]
+		}
+	}
+	return ""
+}

@@ -580,7 +580,9 @@ func TestWatchKeepsGraphFresh(t *testing.T) {
 	})
 	// delete
 	os.Remove(filepath.Join(dir, "shop/extra/deep/offers.py"))
-	waitFor(t, "deleted file gone", 5*time.Second, func() bool { return !contains(e.symbolsOf(t, dir, "promo_price"), "shop/extra/deep/offers.py::promo_price") })
+	waitFor(t, "deleted file gone", 5*time.Second, func() bool {
+		return !contains(e.symbolsOf(t, dir, "promo_price"), "shop/extra/deep/offers.py::promo_price")
+	})
 	// branch switch
 	git(t, dir, "checkout", "-q", "-b", "feature")
 	write("shop/feature.py", "def feature_flag():\n    return True\n")

@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/store"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 // Workspace states.
@@ -35,6 +38,10 @@ type workspace struct {
 	indexedAt time.Time
 	took      time.Duration
 	ready     chan struct{} // closed when the current index run ends
+
+	store *store.Store
+	stats index.UpdateStats // of the last update or warm start
+	warm  bool              // the current graph came from the store
 
 	watch      *watcher
 	dirty      bool   // file events not yet applied
@@ -156,7 +163,7 @@ func (r *registry) startIndex(w *workspace) {
 		defer r.wg.Done()
 		defer close(ready)
 		t0 := time.Now()
-		res, err := index.BuildWith(w.root, index.Options{Config: r.cfg, Progress: prog})
+		res, warm, stats, err := r.load(w, prog)
 		if err == nil && res.Summary.Parsed == 0 {
 			err = fmt.Errorf("no source files in %s (%s): not initialised; run init again once the project is there", w.root, res.Summary)
 		}
@@ -168,7 +175,7 @@ func (r *registry) startIndex(w *workspace) {
 			r.log.Warn("index failed", "root", w.root, "err", err)
 			return
 		}
-		w.res, w.state, w.indexedAt = res, StateReady, time.Now()
+		w.res, w.state, w.indexedAt, w.warm, w.stats = res, StateReady, time.Now(), warm, stats
 		w.gen++
 		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
@@ -176,6 +183,82 @@ func (r *registry) startIndex(w *workspace) {
 			go r.watch(w)
 		}
 	}()
+}
+
+// load builds ws's index: from the workspace's store when it holds facts
+// made under the same schemas and configuration (parsing only files that
+// changed since), else from scratch. Either way the store is brought up to
+// date. A store that cannot be used is reported and ignored.
+func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, bool, index.UpdateStats, error) {
+	if ws.store == nil {
+		st, err := store.Open(ws.root)
+		switch {
+		case store.IsMovedAside(err):
+			r.log.Warn("store", "root", ws.root, "err", err)
+		case err != nil:
+			r.log.Warn("store unavailable, indexing without persistence", "root", ws.root, "err", err)
+		}
+		ws.store = st
+	}
+	digest := index.Digest(r.cfg)
+	if ws.store != nil {
+		meta, recs, err := ws.store.Load()
+		if err == nil && meta.Config == digest && len(recs) > 0 {
+			files := make([]*facts.File, len(recs))
+			stamps := make(map[string][2]int64, len(recs))
+			for i, rec := range recs {
+				files[i] = rec.Facts
+				stamps[rec.Facts.Path] = [2]int64{rec.Size, rec.MTime}
+			}
+			old := index.Restore(ws.root, r.cfg, files, stamps)
+			res, stats, err := old.Update(nil)
+			if err == nil {
+				r.save(ws, old, res, meta.Generation+1)
+				r.log.Info("warm start", "root", ws.root, "stats", stats.String())
+				return res, true, stats, nil
+			}
+			r.log.Warn("warm start failed, indexing from scratch", "root", ws.root, "err", err)
+		}
+	}
+	res, err := index.BuildWith(ws.root, index.Options{Config: r.cfg, Progress: prog})
+	if err == nil {
+		r.save(ws, nil, res, 1)
+	}
+	return res, false, index.UpdateStats{Reparsed: len(res.Files)}, err
+}
+
+// save writes what changed between prev (nil: nothing saved yet) and next
+// to ws's store.
+func (r *registry) save(ws *workspace, prev, next *index.Result, gen uint64) {
+	if ws.store == nil || next == nil {
+		return
+	}
+	before := map[string]*facts.File{}
+	if prev != nil {
+		for _, f := range prev.Files {
+			before[f.Path] = f
+		}
+	}
+	var put []store.Record
+	for _, f := range next.Files {
+		size, mtime := next.Stamp(f.Path)
+		if old := before[f.Path]; old == f {
+			if os, om := prev.Stamp(f.Path); os == size && om == mtime {
+				delete(before, f.Path)
+				continue
+			}
+		}
+		delete(before, f.Path)
+		put = append(put, store.Record{Facts: f, Size: size, MTime: mtime})
+	}
+	var del []string
+	for p := range before {
+		del = append(del, p)
+	}
+	meta := store.Meta{Version: wire.Version, Generation: gen, Head: gitHead(ws.root), Config: index.Digest(r.cfg)}
+	if err := ws.store.Save(meta, put, del); err != nil {
+		r.log.Warn("store save failed", "root", ws.root, "err", err)
+	}
 }
 
 // reindex starts a full index of a registered root.
@@ -225,6 +308,11 @@ func (r *registry) remove(root string) error {
 	if wt != nil {
 		wt.close()
 	}
+	w.upd.Lock()
+	if w.store != nil {
+		w.store.Close()
+	}
+	w.upd.Unlock()
 	return nil
 }
 
@@ -265,6 +353,15 @@ func (r *registry) close() {
 		}
 	}
 	done := make(chan struct{})
+	defer func() {
+		for _, w := range r.list() {
+			w.upd.Lock()
+			if w.store != nil {
+				w.store.Close()
+			}
+			w.upd.Unlock()
+		}
+	}()
 	go func() { r.wg.Wait(); close(done) }()
 	select {
 	case <-done:

@@ -338,7 +338,8 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	defer ws.mu.RUnlock()
 	in := wire.WorkspaceInfo{Root: ws.root, State: ws.state, Error: ws.err, Generation: ws.gen,
 		Fresh: ws.state == StateReady && !ws.dirty, Head: ws.head, Updates: ws.updates,
-		UpdateMS: float64(ws.lastUpdate.Microseconds()) / 1000}
+		UpdateMS: float64(ws.lastUpdate.Microseconds()) / 1000, Warm: ws.warm,
+		Reparsed: ws.stats.Reparsed, Reused: ws.stats.Reused}
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
 	}

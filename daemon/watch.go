@@ -103,8 +103,13 @@ func (w *watcher) events() {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			fi, statErr := os.Lstat(ev.Name)
+			isDir := statErr == nil && fi.IsDir()
+			if index.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
+				continue // .codecanvas/, node_modules/, ignored files: not the graph's business
+			}
 			if ev.Has(fsnotify.Create) {
-				if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+				if isDir {
 					// Watch the new directory at once, then let the update
 					// walk find whatever was written into it meanwhile.
 					w.addTree(rel)
@@ -194,10 +199,10 @@ func (r *registry) update(ws *workspace, hint []string, full bool, since time.Ti
 	}
 	next, st, err := res.Update(hint)
 	ws.mu.Lock()
-	defer ws.mu.Unlock()
 	w := ws.watch
 	ws.dirty = w != nil && w.hasPending()
 	if err != nil {
+		ws.mu.Unlock()
 		r.log.Warn("update failed", "root", ws.root, "err", err)
 		return
 	}
@@ -206,7 +211,13 @@ func (r *registry) update(ws *workspace, hint []string, full bool, since time.Ti
 	ws.head = gitHead(ws.root)
 	ws.lastUpdate = time.Since(since)
 	ws.updates++
-	r.log.Info("updated", "root", ws.root, "generation", ws.gen, "stats", st.String(), "latency", ws.lastUpdate)
+	ws.stats = st
+	gen := ws.gen
+	ws.mu.Unlock()
+	r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
+	// The new graph is already visible; persisting it follows, still
+	// under ws.upd so saves apply in order.
+	r.save(ws, res, next, gen)
 }
 
 func (w *watcher) hasPending() bool {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -189,4 +190,42 @@ func readIgnore(absPath, base string) *ignoreFile {
 		return nil
 	}
 	return parseIgnore(base, data)
+}
+
+// Excluded reports whether discovery would skip rel (slash-separated,
+// relative to root): a skipped directory name, or an ignore rule, on rel
+// or on any directory above it. isDir says what rel itself is.
+func Excluded(root, rel string, isDir bool, skipDirs []string) bool {
+	if rel == "" || rel == "." {
+		return false
+	}
+	skip := make(map[string]bool, len(skipDirs))
+	for _, s := range skipDirs {
+		skip[s] = true
+	}
+	var stack []*ignoreFile
+	if ig := readIgnore(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
+		stack = append(stack, ig)
+	}
+	if ig := readIgnore(filepath.Join(root, ".gitignore"), ""); ig != nil {
+		stack = append(stack, ig)
+	}
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		cur := strings.Join(parts[:i+1], "/")
+		last := i == len(parts)-1
+		dir := !last || isDir
+		if dir && skip[parts[i]] {
+			return true
+		}
+		if ignored(stack, cur, dir) {
+			return true
+		}
+		if !last {
+			if ig := readIgnore(filepath.Join(root, filepath.FromSlash(cur), ".gitignore"), cur); ig != nil {
+				stack = append(stack, ig)
+			}
+		}
+	}
+	return false
 }

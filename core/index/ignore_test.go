@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ccd-dev/ccd/config"
 )
 
 // ignoreCase checks one path against the rules of a root .gitignore.
@@ -407,5 +409,51 @@ func TestIgnoreNegatedClassSlash(t *testing.T) {
 	f := parseIgnore("", []byte("a[!x]b\n"))
 	if ignored([]*ignoreFile{f}, "a/b", false) {
 		t.Fatal(`regression: pattern "a[!x]b" matches the path "a/b": globToRegexp turns [!x] into [^x], which also matches "/"; it should be [^x/]`)
+	}
+}
+
+func TestExcludedMatchesDiscovery(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		".gitignore":         "build/\n*.log\n!keep.log\n",
+		"src/.gitignore":     "gen/\n",
+		"src/a.py":           "x = 1\n",
+		"src/gen/b.py":       "x = 1\n",
+		"build/c.py":         "x = 1\n",
+		"node_modules/d.js":  "x\n",
+		"logs/keep.log":      "x\n",
+		"logs/other.log":     "x\n",
+		".codecanvas/ccd.db": "x\n",
+		"deep/er/still/e.go": "package e\n",
+		".git/info/exclude":  "secret/\n",
+		"secret/f.py":        "x = 1\n",
+	}
+	for p, data := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(data), 0o644)
+	}
+	skip := config.Default().SkipDirs
+	for _, c := range []struct {
+		rel  string
+		dir  bool
+		want bool
+	}{
+		{"src/a.py", false, false},
+		{"src/gen/b.py", false, true},
+		{"src/gen", true, true},
+		{"build/c.py", false, true},
+		{"node_modules/d.js", false, true},
+		{"logs/keep.log", false, false},
+		{"logs/other.log", false, true},
+		{".codecanvas/ccd.db", false, true},
+		{".codecanvas", true, true},
+		{"deep/er/still/e.go", false, false},
+		{"secret/f.py", false, true},
+		{"", true, false},
+	} {
+		if got := Excluded(root, c.rel, c.dir, skip); got != c.want {
+			t.Errorf("Excluded(%q, dir=%v) = %v, want %v", c.rel, c.dir, got, c.want)
+		}
 	}
 }

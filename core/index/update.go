@@ -1,11 +1,14 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"sort"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/parse"
 	"github.com/ccd-dev/ccd/core/resolve"
@@ -119,4 +122,32 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	nr.Summary.ResolveTime = time.Since(t1)
 	st.Took = time.Since(t0)
 	return nr, st, nil
+}
+
+// Restore makes a Result from persisted facts and their size/mtime stamps
+// without reading the tree; Update then brings it up to date, parsing only
+// files that changed. It has no graph until that Update.
+func Restore(root string, cfg config.Config, files []*facts.File, stamps map[string][2]int64) *Result {
+	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps))}
+	r.Files = append(r.Files, files...)
+	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Path < r.Files[j].Path })
+	for p, s := range stamps {
+		r.stamps[p] = stamp{s[0], s[1]}
+	}
+	return r
+}
+
+// Stamp returns the size and modification time recorded for a file.
+func (r *Result) Stamp(path string) (size, mtime int64) {
+	s := r.stamps[path]
+	return s.size, s.mtime
+}
+
+// Digest identifies what facts depend on: the schemas and the discovery
+// configuration. Persisted facts made under another digest are not reused.
+func Digest(cfg config.Config) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d|%v|%v|", cfg.MaxFileSize, cfg.SkipDirs, cfg.IncludeDirs)
+	h.Write([]byte(parse.SchemaDigest()))
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }

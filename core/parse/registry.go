@@ -6,6 +6,8 @@
 package parse
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -268,4 +270,20 @@ func (r *Registry) Tier(lang string) int {
 		return 2
 	}
 	return 1
+}
+
+// SchemaDigest is a hash of every schema's text and of the extractor's
+// capture names: facts made under another digest may differ.
+func SchemaDigest() string {
+	h := sha256.New()
+	for _, l := range config.Languages {
+		if l.Schema != "" {
+			text, _ := schemas.Get(l.Schema)
+			fmt.Fprintf(h, "%s\x00%s\x00", l.Name, text)
+		}
+	}
+	for _, n := range CaptureNames() {
+		fmt.Fprintf(h, "%s\x00", n)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }

@@ -22,6 +22,9 @@ type WorkspaceInfo struct {
 	Fresh      bool           `json:"fresh"` // no file change is waiting to be applied
 	Head       string         `json:"head,omitempty"`
 	Updates    int            `json:"updates"`
+	Warm       bool           `json:"warm_start,omitempty"`     // the graph was restored from the store
+	Reparsed   int            `json:"reparsed"`                 // files parsed by the last index run or update
+	Reused     int            `json:"reused"`                   // files whose stored facts were reused
 	UpdateMS   float64        `json:"last_update_ms,omitempty"` // first event to fresh graph
 	Phase      string         `json:"phase,omitempty"`
 	Done       int            `json:"done,omitempty"`

@@ -1,0 +1,230 @@
+// Package store persists a workspace's index in one bbolt file
+// (<root>/.codecanvas/ccd.db), so a daemon restart reparses only files
+// whose content changed. Layout:
+//
+//	meta   schema, version, generation, head, config digest
+//	files  path → gob-encoded Record (facts + size/mtime stamp)
+//
+// A corrupt, truncated or newer-schema file is moved aside and a new one
+// started; the caller then rebuilds from source. Nothing here panics on
+// bad data.
+package store
+
+import (
+	"bytes"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+// Schema is the on-disk layout version; bump it when Record or facts
+// change shape.
+const Schema = 1
+
+// Dir is the per-workspace state directory.
+const Dir = ".codecanvas"
+
+var (
+	bucketMeta  = []byte("meta")
+	bucketFiles = []byte("files")
+)
+
+// Record is one file's persisted state.
+type Record struct {
+	Facts *facts.File
+	Size  int64
+	MTime int64
+}
+
+// Meta is the workspace-level state.
+type Meta struct {
+	Schema     int
+	Version    string
+	Generation uint64
+	Head       string
+	Config     string // digest of the configuration the facts were made with
+}
+
+// Store is an open database.
+type Store struct {
+	db   *bolt.DB
+	Path string
+}
+
+// ErrMovedAside reports that an unusable database was moved aside (the
+// caller logs it and rebuilds).
+type ErrMovedAside struct {
+	From, To string
+	Reason   error
+}
+
+func (e *ErrMovedAside) Error() string {
+	return fmt.Sprintf("database %s unusable (%v); moved to %s, rebuilding", e.From, e.Reason, e.To)
+}
+
+// Open opens (creating if needed) the database of the workspace at root.
+// An unusable database is moved aside and a fresh one opened; the returned
+// error is then an *ErrMovedAside alongside a usable store.
+func Open(root string) (*Store, error) {
+	dir := filepath.Join(root, Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	excludeFromGit(root)
+	path := filepath.Join(dir, "ccd.db")
+	s, err := open(path)
+	if err == nil {
+		return s, nil
+	}
+	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405"))
+	if rerr := os.Rename(path, aside); rerr != nil {
+		return nil, fmt.Errorf("store %s: %v; and moving it aside failed: %w", path, err, rerr)
+	}
+	s, err2 := open(path)
+	if err2 != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err2)
+	}
+	return s, &ErrMovedAside{From: path, To: aside, Reason: err}
+}
+
+func open(path string) (s *Store, err error) {
+	// bbolt can panic on some corrupt files; a broken file is never fatal.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt database: %v", r)
+		}
+	}()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		m, err := tx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.CreateBucketIfNotExists(bucketFiles); err != nil {
+			return err
+		}
+		if v := m.Get([]byte("schema")); v != nil {
+			n, err := strconv.Atoi(string(v))
+			if err != nil || n != Schema {
+				return fmt.Errorf("schema %q, this ccd reads %d", v, Schema)
+			}
+			return nil
+		}
+		return m.Put([]byte("schema"), []byte(strconv.Itoa(Schema)))
+	})
+	if err == nil {
+		err = db.View(func(tx *bolt.Tx) error {
+			for cerr := range tx.Check() {
+				return fmt.Errorf("consistency check: %w", cerr)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, Path: path}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Load reads the meta and every file record. A record that does not
+// decode is skipped (its file is simply parsed again).
+func (s *Store) Load() (Meta, []Record, error) {
+	var m Meta
+	var recs []Record
+	err := s.db.View(func(tx *bolt.Tx) error {
+		mb := tx.Bucket(bucketMeta)
+		m.Schema, _ = strconv.Atoi(string(mb.Get([]byte("schema"))))
+		m.Version = string(mb.Get([]byte("version")))
+		m.Generation, _ = strconv.ParseUint(string(mb.Get([]byte("generation"))), 10, 64)
+		m.Head = string(mb.Get([]byte("head")))
+		m.Config = string(mb.Get([]byte("config")))
+		return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
+			var r Record
+			if gob.NewDecoder(bytes.NewReader(v)).Decode(&r) == nil && r.Facts != nil && r.Facts.Path == string(k) {
+				recs = append(recs, r)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return m, nil, fmt.Errorf("load %s: %w", s.Path, err)
+	}
+	return m, recs, nil
+}
+
+// Save writes the meta, puts changed records and deletes removed paths,
+// in one transaction.
+func (s *Store) Save(m Meta, put []Record, del []string) error {
+	bufs := make([][]byte, len(put))
+	for i, r := range put {
+		var b bytes.Buffer
+		if err := gob.NewEncoder(&b).Encode(r); err != nil {
+			return fmt.Errorf("encode %s: %w", r.Facts.Path, err)
+		}
+		bufs[i] = b.Bytes()
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		mb := tx.Bucket(bucketMeta)
+		for k, v := range map[string]string{"version": m.Version, "generation": strconv.FormatUint(m.Generation, 10),
+			"head": m.Head, "config": m.Config} {
+			if err := mb.Put([]byte(k), []byte(v)); err != nil {
+				return err
+			}
+		}
+		fb := tx.Bucket(bucketFiles)
+		for _, p := range del {
+			if err := fb.Delete([]byte(p)); err != nil {
+				return err
+			}
+		}
+		for i, r := range put {
+			if err := fb.Put([]byte(r.Facts.Path), bufs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// excludeFromGit adds .codecanvas/ to .git/info/exclude (once).
+func excludeFromGit(root string) {
+	info := filepath.Join(root, ".git", "info")
+	if st, err := os.Stat(filepath.Join(root, ".git")); err != nil || !st.IsDir() {
+		return
+	}
+	p := filepath.Join(info, "exclude")
+	b, _ := os.ReadFile(p)
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == Dir+"/" || strings.TrimSpace(line) == "/"+Dir+"/" {
+			return
+		}
+	}
+	os.MkdirAll(info, 0o755)
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, '\n')
+	}
+	b = append(b, []byte(Dir+"/\n")...)
+	os.WriteFile(p, b, 0o644)
+}
+
+// IsMovedAside reports whether err says an unusable database was replaced.
+func IsMovedAside(err error) bool {
+	var e *ErrMovedAside
+	return errors.As(err, &e)
+}

@@ -602,3 +602,75 @@ func TestWatchKeepsGraphFresh(t *testing.T) {
 		t.Errorf("updates not counted: %+v", w)
 	}
 }
+
+func TestWarmStartReparsesOnlyChanges(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	cold := e.workspace(t)
+	if cold.Warm || cold.Reparsed != cold.Files || cold.Files == 0 {
+		t.Fatalf("cold index: %+v", cold)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".codecanvas", "ccd.db")); err != nil {
+		t.Fatalf("no store written: %v", err)
+	}
+	restart := func() wire.WorkspaceInfo {
+		t.Helper()
+		e.run(bins.ccd, nil, "stop")
+		waitFor(t, "daemon exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+		if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+			t.Fatalf("init after restart: %+v", r)
+		}
+		return e.workspace(t)
+	}
+	// Nothing changed: nothing is parsed.
+	w := restart()
+	if !w.Warm || w.Reparsed != 0 || w.Reused != cold.Files || w.Nodes != cold.Nodes || w.Edges != cold.Edges {
+		t.Fatalf("warm start with no changes: %+v (cold %+v)", w, cold)
+	}
+	// One file edited while the daemon was down: exactly one is parsed.
+	p := filepath.Join(dir, "shop", "util", "fmt.py")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\ndef cents(v):\n    return money(v) + 'c'\n")...), 0o644)
+	w = restart()
+	if !w.Warm || w.Reparsed != 1 || w.Reused != cold.Files-1 {
+		t.Fatalf("warm start after one edit: %+v", w)
+	}
+	if !contains(e.symbolsOf(t, dir, "cents"), "shop/util/fmt.py::cents") {
+		t.Errorf("the edit is not in the graph")
+	}
+}
+
+func TestCorruptStoreIsRebuilt(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	cold := e.workspace(t)
+	e.run(bins.ccd, nil, "stop")
+	waitFor(t, "daemon exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	db := filepath.Join(dir, ".codecanvas", "ccd.db")
+	b, _ := os.ReadFile(db)
+	os.WriteFile(db, b[:len(b)/2], 0o600) // truncated: reading its mapping would fault
+	r := e.run(bins.ccd, nil, "init", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "ready") {
+		t.Fatalf("init over a truncated db: %+v", r)
+	}
+	w := e.workspace(t)
+	if w.Warm || w.Nodes != cold.Nodes || w.Edges != cold.Edges {
+		t.Errorf("rebuild: %+v, want a cold build equal to %+v", w, cold)
+	}
+	if aside, _ := filepath.Glob(db + ".bad-*"); len(aside) != 1 {
+		t.Errorf("the bad db was not moved aside: %v", aside)
+	}
+	log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+	if !strings.Contains(string(log), "moved to") {
+		t.Errorf("no log line about the bad db:\n%s", log)
+	}
+	if len(e.daemons()) != 1 {
+		t.Errorf("daemon did not survive")
+	}
+}

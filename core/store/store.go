@@ -12,11 +12,13 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -97,12 +99,17 @@ func Open(root string) (*Store, error) {
 }
 
 func open(path string) (s *Store, err error) {
-	// bbolt can panic on some corrupt files; a broken file is never fatal.
+	// bbolt can panic on corrupt files, and a truncated file faults (SIGBUS)
+	// when its mapping is read; both become errors here, never a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("corrupt database: %v", r)
 		}
 	}()
+	if err := preflight(path); err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		return nil, err
@@ -139,15 +146,61 @@ func open(path string) (s *Store, err error) {
 	return &Store{db: db, Path: path}, nil
 }
 
+// preflight checks that a bbolt file is as long as its meta pages say, so
+// a truncated file is refused before it is mapped.
+func preflight(path string) error {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	const magic = 0xED0CDAED
+	head := make([]byte, 64)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return fmt.Errorf("truncated database (%d bytes)", st.Size())
+	}
+	le := binary.LittleEndian
+	pageSize := int64(le.Uint32(head[24:]))
+	if le.Uint32(head[16:]) != magic || pageSize < 512 || pageSize > 1<<20 {
+		return fmt.Errorf("not a ccd database (bad magic or page size)")
+	}
+	var hwm int64
+	for _, off := range []int64{0, pageSize} {
+		m := make([]byte, 64)
+		if _, err := f.ReadAt(m, off); err != nil {
+			return fmt.Errorf("truncated database (%d bytes)", st.Size())
+		}
+		if le.Uint32(m[16:]) == magic {
+			// meta: magic, version, pageSize, flags, root{pgid, seq}, freelist, pgid
+			hwm = max(hwm, int64(le.Uint64(m[56:])))
+		}
+	}
+	if need := hwm * pageSize; st.Size() < need {
+		return fmt.Errorf("truncated database (%d of %d bytes)", st.Size(), need)
+	}
+	return nil
+}
+
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
 // Load reads the meta and every file record. A record that does not
 // decode is skipped (its file is simply parsed again).
-func (s *Store) Load() (Meta, []Record, error) {
-	var m Meta
-	var recs []Record
-	err := s.db.View(func(tx *bolt.Tx) error {
+func (s *Store) Load() (m Meta, recs []Record, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("load %s: corrupt database: %v", s.Path, r)
+		}
+	}()
+	err = s.db.View(func(tx *bolt.Tx) error {
 		mb := tx.Bucket(bucketMeta)
 		m.Schema, _ = strconv.Atoi(string(mb.Get([]byte("schema"))))
 		m.Version = string(mb.Get([]byte("version")))

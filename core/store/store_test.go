@@ -1,0 +1,131 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+func rec(path string, calls int) Record {
+	f := &facts.File{Path: path, Lang: "python", Hash: "h" + path,
+		Defs: []facts.Def{{Name: "f", Qual: "f", Kind: facts.Func, Parent: -1, StartLine: 1, EndLine: 2}}}
+	for i := 0; i < calls; i++ {
+		f.Calls = append(f.Calls, facts.Call{Name: "g", Caller: 0, Line: i + 1})
+	}
+	return Record{Facts: f, Size: int64(10 * calls), MTime: 42}
+}
+
+func TestRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	s, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Meta{Version: "1.2.3", Generation: 7, Head: "abc", Config: "digest"}
+	if err := s.Save(m, []Record{rec("a.py", 2), rec("b.py", 3)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(m, []Record{rec("c.py", 1)}, []string{"a.py"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, recs, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version != "1.2.3" || got.Generation != 7 || got.Head != "abc" || got.Config != "digest" || got.Schema != Schema {
+		t.Errorf("meta: %+v", got)
+	}
+	paths := map[string]Record{}
+	for _, r := range recs {
+		paths[r.Facts.Path] = r
+	}
+	if len(recs) != 2 || paths["b.py"].Facts == nil || paths["c.py"].Facts == nil || paths["a.py"].Facts != nil {
+		t.Fatalf("records: %v", paths)
+	}
+	if b := paths["b.py"]; len(b.Facts.Calls) != 3 || b.Size != 30 || b.MTime != 42 || b.Facts.Defs[0].Qual != "f" {
+		t.Errorf("b.py round trip: %+v", b)
+	}
+}
+
+func TestUnusableDatabaseIsMovedAside(t *testing.T) {
+	cases := []struct {
+		name  string
+		spoil func(t *testing.T, path string)
+	}{
+		{"garbage", func(t *testing.T, p string) { os.WriteFile(p, []byte(strings.Repeat("not a database ", 500)), 0o600) }},
+		{"truncated", func(t *testing.T, p string) {
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, b[:len(b)/3], 0o600)
+		}},
+		{"newer schema", func(t *testing.T, p string) {
+			db, err := bolt.Open(p, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put([]byte("schema"), []byte("99")) })
+			db.Close()
+		}},
+		{"empty file", func(t *testing.T, p string) { os.WriteFile(p, nil, 0o600) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			s, err := Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Save(Meta{Config: "d"}, []Record{rec("a.py", 50)}, nil)
+			path := s.Path
+			s.Close()
+			c.spoil(t, path)
+			s, err = Open(root)
+			if c.name == "empty file" && err == nil {
+				// bbolt initialises an empty file; that is fine too.
+				s.Close()
+				return
+			}
+			if !IsMovedAside(err) || s == nil {
+				t.Fatalf("want the db moved aside and a fresh store, got %v (store %v)", err, s)
+			}
+			defer s.Close()
+			if _, recs, err := s.Load(); err != nil || len(recs) != 0 {
+				t.Errorf("fresh store: %d records, %v", len(recs), err)
+			}
+			aside, _ := filepath.Glob(path + ".bad-*")
+			if len(aside) != 1 {
+				t.Errorf("moved-aside file not found: %v", aside)
+			}
+			if !strings.Contains(err.Error(), "rebuilding") {
+				t.Errorf("message should say what happens: %v", err)
+			}
+		})
+	}
+}
+
+func TestExcludedFromGit(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git", "info"), 0o755)
+	os.WriteFile(filepath.Join(root, ".git", "info", "exclude"), []byte("# git ls-files --others --exclude-from=.git/info/exclude\n*.tmp"), 0o644)
+	for i := 0; i < 2; i++ {
+		s, err := Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	b, _ := os.ReadFile(filepath.Join(root, ".git", "info", "exclude"))
+	if got := strings.Count(string(b), ".codecanvas/"); got != 1 || !strings.Contains(string(b), "*.tmp\n.codecanvas/\n") {
+		t.Errorf("exclude file:\n%s", b)
+	}
+}

@@ -45,9 +45,6 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 		return nil, st, fmt.Errorf("update %s: the workspace root is gone", r.Root)
 	}
 	d := discover(r.Root, r.cfg, reg)
-	if err := reg.Prepare(d.languages()...); err != nil {
-		return nil, st, fmt.Errorf("update %s: %w", r.Root, err)
-	}
 	hinted := make(map[string]bool, len(hint))
 	for _, h := range hint {
 		hinted[h] = true
@@ -90,6 +87,18 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 		}
 		files = append(files, f)
 		st.Reused++
+	}
+	// Compile only the queries of languages that have something to parse.
+	langs := map[string]bool{}
+	for _, c := range changed {
+		langs[c.lang] = true
+	}
+	var need []string
+	for l := range langs {
+		need = append(need, l)
+	}
+	if err := reg.Prepare(need...); err != nil {
+		return nil, st, fmt.Errorf("update %s: %w", r.Root, err)
 	}
 	parsed, sum := parseAll(reg, changed, r.cfg, nil)
 	files = append(files, parsed...)

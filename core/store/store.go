@@ -3,7 +3,7 @@
 // whose content changed. Layout:
 //
 //	meta   schema, version, generation, head, config digest
-//	files  path → gob-encoded Record (facts + size/mtime stamp)
+//	files  path → Record (facts + size/mtime stamp) in the codec of codec.go
 //
 // A corrupt, truncated or newer-schema file is moved aside and a new one
 // started; the caller then rebuilds from source. Nothing here panics on
@@ -13,14 +13,15 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -30,7 +31,7 @@ import (
 
 // Schema is the on-disk layout version; bump it when Record or facts
 // change shape.
-const Schema = 1
+const Schema = 2
 
 // Dir is the per-workspace state directory.
 const Dir = ".codecanvas"
@@ -200,6 +201,11 @@ func (s *Store) Load() (m Meta, recs []Record, err error) {
 			err = fmt.Errorf("load %s: corrupt database: %v", s.Path, r)
 		}
 	}()
+	type kv struct {
+		k string
+		v []byte
+	}
+	var raw []kv
 	err = s.db.View(func(tx *bolt.Tx) error {
 		mb := tx.Bucket(bucketMeta)
 		m.Schema, _ = strconv.Atoi(string(mb.Get([]byte("schema"))))
@@ -208,15 +214,36 @@ func (s *Store) Load() (m Meta, recs []Record, err error) {
 		m.Head = string(mb.Get([]byte("head")))
 		m.Config = string(mb.Get([]byte("config")))
 		return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
-			var r Record
-			if gob.NewDecoder(bytes.NewReader(v)).Decode(&r) == nil && r.Facts != nil && r.Facts.Path == string(k) {
-				recs = append(recs, r)
-			}
+			raw = append(raw, kv{string(k), append([]byte(nil), v...)})
 			return nil
 		})
 	})
 	if err != nil {
 		return m, nil, fmt.Errorf("load %s: %w", s.Path, err)
+	}
+	// Decode in parallel; a record that does not decode is dropped (its
+	// file is simply parsed again).
+	out := make([]Record, len(raw))
+	ok := make([]bool, len(raw))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(raw); i += workers {
+				r, err := decodeRecord(raw[i].v)
+				if err == nil && r.Facts.Path == raw[i].k {
+					out[i], ok[i] = r, true
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for i := range out {
+		if ok[i] {
+			recs = append(recs, out[i])
+		}
 	}
 	return m, recs, nil
 }
@@ -226,11 +253,7 @@ func (s *Store) Load() (m Meta, recs []Record, err error) {
 func (s *Store) Save(m Meta, put []Record, del []string) error {
 	bufs := make([][]byte, len(put))
 	for i, r := range put {
-		var b bytes.Buffer
-		if err := gob.NewEncoder(&b).Encode(r); err != nil {
-			return fmt.Errorf("encode %s: %w", r.Facts.Path, err)
-		}
-		bufs[i] = b.Bytes()
+		bufs[i] = encodeRecord(nil, r)
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
 		mb := tx.Bucket(bucketMeta)

@@ -64,6 +64,7 @@ type Daemon struct {
 	last     atomic.Int64 // unix nanos of the last request
 	stop     chan string  // reasons to shut down
 	requests atomic.Int64
+	metrics  *metrics
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -115,6 +116,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
 	d.reg = newRegistry(cfg, d.log)
+	d.metrics = newMetrics(d)
 	d.last.Store(time.Now().UnixNano())
 	if err := os.WriteFile(filepath.Join(dir, "daemon.pid"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		return fmt.Errorf("pid file: %w", err)

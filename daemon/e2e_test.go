@@ -674,3 +674,26 @@ func TestCorruptStoreIsRebuilt(t *testing.T) {
 		t.Errorf("daemon did not survive")
 	}
 }
+
+func TestMetrics(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	e.run(bins.hook, event)
+	var b bytes.Buffer
+	if err := e.client().Do(context.Background(), http.MethodGet, "/metrics", nil, &b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, want := range []string{
+		`ccd_requests_total{code="200",endpoint="/v1/hook"} 1`,
+		`ccd_workspace_nodes{root="` + e.workspace(t).Root + `"}`,
+		"ccd_request_seconds_bucket", "process_resident_memory_bytes", "go_goroutines", "ccd_uptime_seconds",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+}

@@ -30,6 +30,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("POST /v1/hook", d.handleHook)
 	mux.HandleFunc("GET /v1/mcp", d.handleMCP)
 	mux.HandleFunc("POST /v1/stop", d.handleStop)
+	mux.Handle("GET /metrics", d.metrics.handler())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path),
 			"see the API section of the README")
@@ -53,7 +54,15 @@ func (d *Daemon) middleware(next http.Handler) http.Handler {
 				}
 			}()
 		}
-		next.ServeHTTP(w, r)
+		t0 := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		endpoint := r.URL.Path
+		if !strings.HasPrefix(endpoint, "/v1/") && endpoint != "/metrics" {
+			endpoint = "other" // keep label cardinality bounded
+		}
+		d.metrics.requests.WithLabelValues(endpoint, strconv.Itoa(rec.code)).Inc()
+		d.metrics.latency.WithLabelValues(endpoint).Observe(time.Since(t0).Seconds())
 	})
 }
 

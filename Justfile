@@ -3,8 +3,10 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# Default workspace for `just run`: Go's net/http, a real package every machine has.
-workspace := env_var_or_default("CCD_DEMO_ROOT", `go env GOROOT` + "/src/net/http")
+# Default workspace for `just run`: a copy of Go's net/http (a real package
+# every machine has; copied so the daemon's .codecanvas/ lands in bin/, not
+# in GOROOT). Set CCD_DEMO_ROOT to use your own project.
+workspace := env_var_or_default("CCD_DEMO_ROOT", justfile_directory() + "/bin/demo/http")
 
 # Build the binaries into bin/: ccd (daemon + CLI), and the two static shims.
 build:
@@ -12,14 +14,19 @@ build:
     CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-hook ./hookshim/ccd-hook
     CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-mcp ./mcpshim/ccd-mcp
 
-# Build, index a real workspace, print its summary and an impact analysis, export the graph.
+# Build, start the daemon, index a real workspace, print status and an
+# impact analysis, export the graph.
 run: build
-    bin/ccd index {{workspace}}
+    @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/demo/http ]; then mkdir -p bin/demo && cp -r "$(go env GOROOT)/src/net/http" bin/demo/http; fi
+    bin/ccd daemon --detach
+    bin/ccd init {{workspace}}
+    @echo
+    bin/ccd status
     @echo
     bin/ccd impact --root {{workspace}} Server.Serve --depth 2
     @echo
     bin/ccd export {{workspace}} -o bin/graph.json -q
-    @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes)"
+    @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes); the daemon keeps the workspace fresh until 'bin/ccd stop' or 30 idle minutes"
 
 # Run the whole test suite (vet, then every test).
 test:

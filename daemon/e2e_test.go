@@ -697,3 +697,19 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestShimsStayPure keeps the shims small and static: nothing that links
+// cgo (tree-sitter), the engine or the daemon's heavy dependencies.
+func TestShimsStayPure(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../hookshim/ccd-hook", "../mcpshim/ccd-mcp").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, bad := range []string{"go-tree-sitter", "/core/", "bbolt", "prometheus", "fsnotify", "ccd/daemon/cli"} {
+			if strings.Contains(dep, bad) {
+				t.Errorf("a shim depends on %s", dep)
+			}
+		}
+	}
+}

@@ -6,7 +6,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 # Default workspace for `just run`: a copy of Go's net/http (a real package
 # every machine has; copied so the daemon's .codecanvas/ lands in bin/, not
 # in GOROOT). Set CCD_DEMO_ROOT to use your own project.
-workspace := env_var_or_default("CCD_DEMO_ROOT", justfile_directory() + "/bin/demo/http")
+workspace := env_var_or_default("CCD_DEMO_ROOT", justfile_directory() + "/bin/_demo/http")
 
 # Build the binaries into bin/: ccd (daemon + CLI), and the two static shims.
 build:
@@ -17,7 +17,7 @@ build:
 # Build, start the daemon, index a real workspace, print status and an
 # impact analysis, export the graph.
 run: build
-    @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/demo/http ]; then mkdir -p bin/demo && cp -r "$(go env GOROOT)/src/net/http" bin/demo/http; fi
+    @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/_demo/http ]; then mkdir -p bin/_demo && cp -r "$(go env GOROOT)/src/net/http" bin/_demo/http; fi
     bin/ccd daemon --detach
     bin/ccd init {{workspace}}
     @echo

@@ -39,9 +39,10 @@ type workspace struct {
 	took      time.Duration
 	ready     chan struct{} // closed when the current index run ends
 
-	store *store.Store
-	stats index.UpdateStats // of the last update or warm start
-	warm  bool              // the current graph came from the store
+	store   *store.Store
+	savedFP string            // fingerprint of the graph in the store
+	stats   index.UpdateStats // of the last update or warm start
+	warm    bool              // the current graph came from the store
 
 	watch      *watcher
 	dirty      bool   // file events not yet applied
@@ -210,11 +211,19 @@ func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, boo
 				files[i] = rec.Facts
 				stamps[rec.Facts.Path] = [2]int64{rec.Size, rec.MTime}
 			}
-			old := index.Restore(ws.root, r.cfg, files, stamps)
+			fp, g, gerr := ws.store.LoadGraph()
+			if gerr != nil {
+				r.log.Warn("stored graph unusable, resolving again", "root", ws.root, "err", gerr)
+			}
+			ws.savedFP = fp
+			old := index.Restore(ws.root, r.cfg, files, stamps, g, fp)
 			res, stats, err := old.Update(nil)
 			if err == nil {
 				r.save(ws, old, res, meta.Generation+1)
-				r.log.Info("warm start", "root", ws.root, "stats", stats.String())
+				r.log.Info("warm start", "root", ws.root, "stats", stats.String(), "graph_reused", res.Graph == g && g != nil)
+				if res.Fingerprint() != ws.savedFP {
+					go r.saveGraph(ws, res)
+				}
 				return res, true, stats, nil
 			}
 			r.log.Warn("warm start failed, indexing from scratch", "root", ws.root, "err", err)
@@ -223,6 +232,7 @@ func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, boo
 	res, err := index.BuildWith(ws.root, index.Options{Config: r.cfg, Progress: prog})
 	if err == nil {
 		r.save(ws, nil, res, 1)
+		go r.saveGraph(ws, res)
 	}
 	return res, false, index.UpdateStats{Reparsed: len(res.Files)}, err
 }
@@ -259,6 +269,22 @@ func (r *registry) save(ws *workspace, prev, next *index.Result, gen uint64) {
 	if err := ws.store.Save(meta, put, del); err != nil {
 		r.log.Warn("store save failed", "root", ws.root, "err", err)
 	}
+}
+
+// saveGraph stores res's graph unless the store already has it. It runs
+// after a build and at shutdown, not after every edit: a stale stored graph
+// costs only a re-resolve at the next start.
+func (r *registry) saveGraph(ws *workspace, res *index.Result) {
+	ws.upd.Lock()
+	defer ws.upd.Unlock()
+	if ws.store == nil || res == nil || res.Graph == nil || res.Fingerprint() == ws.savedFP {
+		return
+	}
+	if err := ws.store.SaveGraph(res.Fingerprint(), res.Graph); err != nil {
+		r.log.Warn("store graph save failed", "root", ws.root, "err", err)
+		return
+	}
+	ws.savedFP = res.Fingerprint()
 }
 
 // reindex starts a full index of a registered root.
@@ -355,6 +381,8 @@ func (r *registry) close() {
 	done := make(chan struct{})
 	defer func() {
 		for _, w := range r.list() {
+			res, _ := w.snapshot()
+			r.saveGraph(w, res)
 			w.upd.Lock()
 			if w.store != nil {
 				w.store.Close()

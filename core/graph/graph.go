@@ -198,6 +198,18 @@ func New(nodes []*Node, edges []EdgeSpec) *Graph {
 	return g
 }
 
+// FromParts rebuilds a graph from nodes and edges that are already in
+// canonical order (as a graph's own Nodes and Edges are), e.g. after
+// loading them from disk. It only builds the indexes.
+func FromParts(nodes []*Node, edges []Edge) *Graph {
+	g := &Graph{Nodes: nodes, Edges: edges, byID: make(map[string]int, len(nodes))}
+	for i, n := range nodes {
+		g.byID[n.ID] = i
+	}
+	g.index()
+	return g
+}
+
 // EdgeSpec is an edge by node ids, the input of New. Several specs for the
 // same (from, to, type) merge into one edge.
 type EdgeSpec struct {

@@ -52,8 +52,9 @@ type Result struct {
 	Graph   *graph.Graph
 	Summary Summary
 
-	cfg    config.Config
-	stamps map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
+	cfg         config.Config
+	stamps      map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
+	fingerprint string           // of the inputs Graph was resolved from
 }
 
 // stamp is what a walk learns about a file without reading it.
@@ -119,6 +120,7 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	t1 := time.Now()
 	opt.Progress.set(PhaseResolve, 0)
 	res.Graph = resolve.Build(files, res.Project)
+	res.fingerprint = fingerprint(files, res.Project)
 	res.Summary.ResolveTime = time.Since(t1)
 	opt.Progress.set(PhaseDone, 0)
 	return res, nil

@@ -3,6 +3,7 @@ package index
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/parse"
 	"github.com/ccd-dev/ccd/core/resolve"
 )
@@ -127,7 +129,14 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	}
 	nr.Summary.ParseTime = time.Since(t0)
 	t1 := time.Now()
-	nr.Graph = resolve.Build(files, nr.Project)
+	// Identical inputs (a touch, a save without edits, a restart with no
+	// changes) give the identical graph: reuse it instead of resolving.
+	nr.fingerprint = fingerprint(files, nr.Project)
+	if r.Graph != nil && r.fingerprint == nr.fingerprint {
+		nr.Graph = r.Graph
+	} else {
+		nr.Graph = resolve.Build(files, nr.Project)
+	}
 	nr.Summary.ResolveTime = time.Since(t1)
 	st.Took = time.Since(t0)
 	return nr, st, nil
@@ -135,9 +144,11 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 
 // Restore makes a Result from persisted facts and their size/mtime stamps
 // without reading the tree; Update then brings it up to date, parsing only
-// files that changed. It has no graph until that Update.
-func Restore(root string, cfg config.Config, files []*facts.File, stamps map[string][2]int64) *Result {
-	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps))}
+// files that changed. g and fp are a persisted graph and the Fingerprint of
+// the inputs it was resolved from (nil and "" when none was saved): when
+// the Update finds the same inputs, it reuses g instead of resolving.
+func Restore(root string, cfg config.Config, files []*facts.File, stamps map[string][2]int64, g *graph.Graph, fp string) *Result {
+	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps)), Graph: g, fingerprint: fp}
 	r.Files = append(r.Files, files...)
 	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Path < r.Files[j].Path })
 	for p, s := range stamps {
@@ -159,4 +170,19 @@ func Digest(cfg config.Config) string {
 	fmt.Fprintf(h, "%d|%v|%v|", cfg.MaxFileSize, cfg.SkipDirs, cfg.IncludeDirs)
 	h.Write([]byte(parse.SchemaDigest()))
 	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// Fingerprint identifies the inputs the graph was resolved from.
+func (r *Result) Fingerprint() string { return r.fingerprint }
+
+// fingerprint hashes what resolution reads: every file's path and content
+// hash, and the project facts.
+func fingerprint(files []*facts.File, proj *resolve.Project) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.Hash)
+	}
+	b, _ := json.Marshal(proj)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

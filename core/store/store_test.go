@@ -9,6 +9,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
 )
 
 func rec(path string, calls int) Record {
@@ -66,7 +67,7 @@ func TestUnusableDatabaseIsMovedAside(t *testing.T) {
 		{"garbage", func(t *testing.T, p string) { os.WriteFile(p, []byte(strings.Repeat("not a database ", 500)), 0o600) }},
 		{"truncated", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
-			os.WriteFile(p, b[:len(b)/3], 0o600)
+			os.WriteFile(p, b[:3*4096], 0o600) // metas and freelist only
 		}},
 		{"newer schema", func(t *testing.T, p string) {
 			db, err := bolt.Open(p, 0o600, nil)
@@ -127,5 +128,43 @@ func TestExcludedFromGit(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(root, ".git", "info", "exclude"))
 	if got := strings.Count(string(b), ".codecanvas/"); got != 1 || !strings.Contains(string(b), "*.tmp\n.codecanvas/\n") {
 		t.Errorf("exclude file:\n%s", b)
+	}
+}
+
+func TestGraphRoundTrip(t *testing.T) {
+	nodes := []*graph.Node{
+		{ID: "a.py", Kind: graph.Module, Name: "a.py", Path: "a.py", Lang: "python", Test: true},
+		{ID: "a.py::f", Kind: graph.Func, Name: "f", Qual: "f", Path: "a.py", Lang: "python", StartLine: 1, EndLine: 3, Signature: "def f()", Owner: "x"},
+		{ID: "b.py::g", Kind: graph.Func, Name: "g", Qual: "g", Path: "b.py", Lang: "python", StartLine: 2, EndLine: 4},
+	}
+	g := graph.New(nodes, []graph.EdgeSpec{
+		{From: "a.py", To: "a.py::f", Type: graph.Contains},
+		{From: "a.py::f", To: "b.py::g", Type: graph.Call, Confidence: graph.Resolved, Line: 2},
+		{From: "a.py::f", To: "b.py::g", Type: graph.Call, Confidence: graph.NameMatch, Line: 3},
+		{From: "a.py", To: "b.py::g", Type: graph.Import, Confidence: graph.Resolved, Line: 1, Spec: "b"},
+	})
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if fp, g0, err := s.LoadGraph(); fp != "" || g0 != nil || err != nil {
+		t.Fatalf("empty store: %q %v %v", fp, g0, err)
+	}
+	if err := s.SaveGraph("fp1", g); err != nil {
+		t.Fatal(err)
+	}
+	fp, got, err := s.LoadGraph()
+	if err != nil || fp != "fp1" {
+		t.Fatalf("%q %v", fp, err)
+	}
+	if got.Text() != g.Text() || len(got.Out(1)) != len(g.Out(1)) || got.Node("b.py::g") == nil {
+		t.Fatalf("graph round trip:\n%s\nwant\n%s", got.Text(), g.Text())
+	}
+	b := encodeGraph(g)
+	for i := 0; i < len(b); i++ {
+		if _, err := decodeGraph(b[:i]); err == nil {
+			t.Fatalf("truncated graph of %d/%d bytes decoded", i, len(b))
+		}
 	}
 }

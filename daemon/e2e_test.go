@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
@@ -107,7 +108,7 @@ func (e *env) run(bin string, stdin []byte, args ...string) result {
 	return r
 }
 
-func (e *env) client() *wire.Client { return wire.NewClient(filepath.Join(e.home, "ccd.sock")) }
+func (e *env) client() *client.Client { return client.New(filepath.Join(e.home, "ccd.sock")) }
 
 // daemons lists the pids of daemon processes of this test's binary and
 // state directory.
@@ -713,6 +714,17 @@ func TestShimsStayPure(t *testing.T) {
 			if strings.Contains(dep, bad) {
 				t.Errorf("a shim depends on %s", dep)
 			}
+		}
+	}
+	// The hook shim runs on every tool call: not even net/http, whose
+	// initialisation alone costs milliseconds.
+	out, err = exec.Command("go", "list", "-deps", "../hookshim/ccd-hook").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "net/http" {
+			t.Errorf("ccd-hook depends on net/http")
 		}
 	}
 }

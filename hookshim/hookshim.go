@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -60,26 +59,20 @@ func run(stdin io.Reader, stdout io.Writer) error {
 	}
 	// The common case is a running daemon: post at once (one round trip),
 	// and only start a daemon when nothing answers.
-	c := wire.NewClient(sock)
-	resp, err := c.Raw(ctx, http.MethodPost, "/v1/hook", bytes.NewReader(ev))
+	resp, err := wire.Call(ctx, sock, "POST", "/v1/hook", ev)
 	if errors.Is(err, wire.ErrNoDaemon) && os.Getenv("CCD_NO_AUTOSTART") != "1" {
-		if c, err = wire.Connect(ctx, true); err != nil {
+		if sock, err = wire.Ensure(ctx, true); err != nil {
 			return fmt.Errorf("connect: %w", err)
 		}
-		resp, err = c.Raw(ctx, http.MethodPost, "/v1/hook", bytes.NewReader(ev))
+		resp, err = wire.Call(ctx, sock, "POST", "/v1/hook", ev)
 	}
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("read answer: %w", err)
+	if err := resp.Err(); err != nil {
+		return err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("daemon answered %s: %s", resp.Status, bytes.TrimSpace(body))
-	}
-	_, err = stdout.Write(body)
+	_, err = stdout.Write(resp.Body)
 	return err
 }
 

@@ -30,14 +30,14 @@ func Main(stdin io.Reader, stdout, stderr io.Writer) int {
 
 func run(stdin io.Reader, stdout io.Writer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	c, err := wire.Connect(ctx, true)
+	sock, err := wire.Ensure(ctx, true)
 	cancel()
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	conn, err := net.Dial("unix", c.Socket)
+	conn, err := net.Dial("unix", sock)
 	if err != nil {
-		return fmt.Errorf("dial %s: %w", c.Socket, err)
+		return fmt.Errorf("dial %s: %w", sock, err)
 	}
 	defer conn.Close()
 	workspace := os.Getenv("CLAUDE_PROJECT_DIR")

@@ -17,18 +17,19 @@ import (
 
 	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/daemon"
+	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 // running returns a client for a daemon that is already running, or nil
 // (no daemon, or CCD_NO_DAEMON=1 asks for in-process work).
-func running() *wire.Client {
+func running() *client.Client {
 	if os.Getenv("CCD_NO_DAEMON") == "1" {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	c, err := wire.Connect(ctx, false)
+	c, err := client.Connect(ctx, false)
 	if err != nil {
 		return nil
 	}
@@ -58,10 +59,10 @@ func runDaemon(c *ctx, args []string) error {
 		}
 		tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		cl, err := wire.Connect(tctx, false)
+		cl, err := client.Connect(tctx, false)
 		for err != nil && tctx.Err() == nil {
 			time.Sleep(20 * time.Millisecond)
-			cl, err = wire.Connect(tctx, false)
+			cl, err = client.Connect(tctx, false)
 		}
 		if err != nil {
 			dir, _ := wire.StateDir()
@@ -79,7 +80,7 @@ func runDaemon(c *ctx, args []string) error {
 	return err
 }
 
-func printPing(c *ctx, cl *wire.Client, what string) error {
+func printPing(c *ctx, cl *client.Client, what string) error {
 	var p struct {
 		PID     int    `json:"pid"`
 		Version string `json:"version"`
@@ -177,7 +178,7 @@ func runInit(c *ctx, args []string) error {
 		return err
 	}
 	tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	cl, err := wire.Connect(tctx, true)
+	cl, err := client.Connect(tctx, true)
 	cancel()
 	if err != nil {
 		return err
@@ -260,7 +261,7 @@ func runStop(c *ctx, args []string) error {
 
 // daemonQuery asks a running daemon about the workspace holding root,
 // indexing it first if needed (waiting up to 10 minutes).
-func daemonQuery(cl *wire.Client, path, root string, params url.Values, out any) error {
+func daemonQuery(cl *client.Client, path, root string, params url.Values, out any) error {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return err
@@ -272,7 +273,7 @@ func daemonQuery(cl *wire.Client, path, root string, params url.Values, out any)
 }
 
 // impactViaDaemon answers `ccd impact` from a running daemon.
-func impactViaDaemon(c *ctx, cl *wire.Client, root, sym string, depth int, conf string, asJSON bool) error {
+func impactViaDaemon(c *ctx, cl *client.Client, root, sym string, depth int, conf string, asJSON bool) error {
 	var ans struct {
 		Impact *report.Impact `json:"impact"`
 	}

@@ -1,53 +1,14 @@
 package wire
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/gofrs/flock"
 )
-
-// Connect returns a client for the running daemon. With autostart, a
-// missing daemon is started (`ccd daemon`, found beside the calling
-// executable or on PATH) and awaited until ctx expires. Concurrent callers
-// start at most one process between them; the daemon's own lock makes sure
-// only one survives in any case.
-func Connect(ctx context.Context, autostart bool) (*Client, error) {
-	sock, err := SocketPath()
-	if err != nil {
-		return nil, err
-	}
-	c := NewClient(sock)
-	if err = c.Ping(ctx); err == nil || !autostart {
-		return c, err
-	}
-	if !errors.Is(err, ErrNoDaemon) {
-		return nil, err
-	}
-	if err := spawn(); err != nil {
-		return nil, err
-	}
-	wait := 5 * time.Millisecond
-	for {
-		if err = c.Ping(ctx); err == nil {
-			return c, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("daemon did not start in time (see the log in the state dir): %w", err)
-		case <-time.After(wait):
-		}
-		if wait < 100*time.Millisecond {
-			wait *= 2
-		}
-	}
-}
 
 // DaemonExe finds the ccd binary: $CCD_EXE, the calling executable when it
 // is ccd itself, a ccd beside it, or ccd on PATH.

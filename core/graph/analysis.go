@@ -412,7 +412,11 @@ type Suggestion struct {
 // win.
 func (g *Graph) Similar(q string, limit int) []Suggestion {
 	q = strings.TrimSuffix(strings.TrimSpace(q), "()")
+	// A qualified query ("Srve.Serve") also scores the qualifier against
+	// the candidate's: the owner the user meant is part of the intent.
+	qualifier := ""
 	if i := strings.LastIndexAny(q, ".:"); i >= 0 && i < len(q)-1 {
+		qualifier = strings.ToLower(strings.TrimRight(strings.ReplaceAll(q[:i+1], "::", "."), ".:"))
 		q = q[i+1:]
 	}
 	lq := strings.ToLower(q)
@@ -445,6 +449,9 @@ func (g *Graph) Similar(q string, limit int) []Suggestion {
 				continue
 			}
 		}
+		if qualifier != "" {
+			s += qualifierBonus(qualifier, n.Qual)
+		}
 		s += float64(min(g.Degree(i), 20)) / 100
 		out = append(out, Suggestion{Node: i, Score: s})
 	}
@@ -470,6 +477,28 @@ func (g *Graph) Similar(q string, limit int) []Suggestion {
 		}
 	}
 	return uniq
+}
+
+// qualifierBonus scores how well a typed qualifier matches the qualifier
+// of a node's qualified name (its owner or enclosing scopes).
+func qualifierBonus(typed, qual string) float64 {
+	owner := ""
+	if i := strings.LastIndex(qual, "."); i >= 0 {
+		owner = strings.ToLower(qual[:i])
+	}
+	if owner == "" {
+		return 0
+	}
+	last := owner[strings.LastIndex(owner, ".")+1:]
+	switch {
+	case owner == typed || last == typed:
+		return 100
+	case editDistance(typed, last) <= max(1, len(typed)/3):
+		return 60
+	case strings.Contains(last, typed) || strings.Contains(typed, last):
+		return 30
+	}
+	return 0
 }
 
 func editDistance(a, b string) int {

@@ -1,0 +1,30 @@
+package schemas
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestInherits(t *testing.T) {
+	common, ok := Get("ts-common")
+	if !ok {
+		t.Fatal("ts-common missing")
+	}
+	for _, name := range []string{"typescript", "tsx"} {
+		text, ok := Get(name)
+		if !ok || !strings.HasPrefix(text, common) {
+			t.Errorf("%s does not start with ts-common", name)
+		}
+	}
+	tsx, _ := Get("tsx")
+	ts, _ := Get("typescript")
+	if !strings.Contains(tsx, "jsx_opening_element") || strings.Contains(ts, "jsx_opening_element") {
+		t.Errorf("JSX patterns belong to tsx only")
+	}
+	if !strings.Contains(ts, "type_assertion") || strings.Contains(tsx, "type_assertion") {
+		t.Errorf("the <T>x assertion belongs to typescript only (the TSX grammar lacks it)")
+	}
+	if _, ok := Get("no-such-schema"); ok {
+		t.Errorf("a missing schema must not be found")
+	}
+}

@@ -1,0 +1,681 @@
+; The part of the TypeScript schema that typescript.scm and tsx.scm share
+; (both start with `; inherits: ts-common`): definitions, ES and CommonJS
+; imports, call sites and typed bindings. javascript.scm has the same
+; layout for the JavaScript grammar; keep them in step.
+;
+; Type captures accept only types that name one type: T, ns.T, T<A>,
+; string, and `T | undefined` / `T | null` (as T). Arrays, tuples, function
+; and object types are left out because NormType would reduce `T[]` to T.
+; Declared results unwrap Promise<T> to T, the type `await f()` yields.
+
+; ---- definitions: classes, interfaces, enums, namespaces
+(class_declaration
+  name: (type_identifier) @cc.def.class.name
+  body: (class_body) @cc.def.body) @cc.def.class.node
+
+(abstract_class_declaration
+  name: (type_identifier) @cc.def.class.name
+  body: (class_body) @cc.def.body) @cc.def.class.node
+
+; extends X / implements Y, Z
+(class_declaration
+  name: (type_identifier) @cc.def.class.name
+  (class_heritage
+    (extends_clause value: [(identifier) (member_expression)] @cc.def.base))) @cc.def.class.node
+
+(abstract_class_declaration
+  name: (type_identifier) @cc.def.class.name
+  (class_heritage
+    (extends_clause value: [(identifier) (member_expression)] @cc.def.base))) @cc.def.class.node
+
+(class_declaration
+  name: (type_identifier) @cc.def.class.name
+  (class_heritage
+    (implements_clause
+      [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base))) @cc.def.class.node
+
+(abstract_class_declaration
+  name: (type_identifier) @cc.def.class.name
+  (class_heritage
+    (implements_clause
+      [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base))) @cc.def.class.node
+
+; @Component(...) class X — the decorator hangs on the class, or on the
+; export statement when the class is exported
+(class_declaration
+  decorator: (decorator) @cc.def.decorator
+  name: (type_identifier) @cc.def.class.name) @cc.def.class.node
+
+(abstract_class_declaration
+  decorator: (decorator) @cc.def.decorator
+  name: (type_identifier) @cc.def.class.name) @cc.def.class.node
+
+(export_statement
+  decorator: (decorator) @cc.def.decorator
+  declaration: [
+    (class_declaration name: (type_identifier) @cc.def.class.name)
+    (abstract_class_declaration name: (type_identifier) @cc.def.class.name)
+  ] @cc.def.class.node)
+
+; const C = class { ... }
+(variable_declarator
+  name: (identifier) @cc.def.class.name
+  value: (class body: (class_body) @cc.def.body)) @cc.def.class.node
+
+(variable_declarator
+  name: (identifier) @cc.def.class.name
+  value: (class
+    (class_heritage
+      (extends_clause value: [(identifier) (member_expression)] @cc.def.base)))) @cc.def.class.node
+
+(interface_declaration
+  name: (type_identifier) @cc.def.class.name
+  body: (interface_body) @cc.def.body) @cc.def.class.node
+
+(interface_declaration
+  name: (type_identifier) @cc.def.class.name
+  (extends_type_clause
+    type: [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base)) @cc.def.class.node
+
+; type Props = { ... } is an interface by another name
+(type_alias_declaration
+  name: (type_identifier) @cc.def.class.name
+  value: (object_type) @cc.def.body) @cc.def.class.node
+
+(enum_declaration
+  name: (identifier) @cc.def.class.name
+  body: (enum_body) @cc.def.body) @cc.def.class.node
+
+; namespace A.B { } / module M { } (not `declare module 'pkg'`)
+(internal_module
+  name: [(identifier) (nested_identifier)] @cc.def.class.name
+  body: (statement_block) @cc.def.body) @cc.def.class.node
+
+(module
+  name: [(identifier) (nested_identifier)] @cc.def.class.name
+  body: (statement_block) @cc.def.body) @cc.def.class.node
+
+; ---- definitions: functions and methods
+(function_declaration
+  name: (identifier) @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+(generator_function_declaration
+  name: (identifier) @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+; declare function f(): T;
+(ambient_declaration
+  (function_signature
+    name: (identifier) @cc.def.func.name) @cc.def.func.node)
+
+; class methods (the constructor is a method named "constructor") and
+; object-literal methods. Overload signatures in a class body are
+; method_signature nodes and are deliberately not definitions.
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  body: (statement_block) @cc.def.body) @cc.def.func.node
+
+(class_body
+  (decorator)+ @cc.def.decorator
+  .
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @cc.def.func.name) @cc.def.func.node)
+
+(abstract_method_signature
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name) @cc.def.func.node
+
+; interface and type-literal methods; methods of `declare class`
+(interface_body
+  (method_signature
+    name: (property_identifier) @cc.def.func.name) @cc.def.func.node)
+
+(type_alias_declaration
+  value: (object_type
+    (method_signature
+      name: (property_identifier) @cc.def.func.name) @cc.def.func.node))
+
+(ambient_declaration
+  (class_declaration
+    body: (class_body
+      (method_signature
+        name: (property_identifier) @cc.def.func.name) @cc.def.func.node)))
+
+; const f = () => {} / const f = function () {} / const g = function* () {}
+(variable_declarator
+  name: (identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+    (generator_function body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; class fields holding functions: handle = () => {}
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+    (generator_function body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; object-literal properties holding functions: { f: function () {}, g: () => 1 }
+(pair
+  key: (property_identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; const api = { get() {} } qualifies its methods: api.get
+(variable_declarator
+  name: (identifier) @cc.scope.name
+  value: (object)) @cc.scope.node
+
+; CommonJS: exports.f = function () {} / module.exports.f = () => {}
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_exports
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    property: (property_identifier)) @cc.def.func.name
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_proto "prototype")) @cc.def.func.node
+
+; ---- declared result types, one pattern per definition form above (a
+; result pattern also creates its definition, so each keeps its form's
+; context). Branches: a plain type; T | undefined / T | null as T; a generic
+; other than Promise; Promise<T> as T.
+
+; function f(): T { }
+(function_declaration
+  name: (identifier) @cc.def.func.name
+  return_type: (type_annotation [
+    (type_identifier) @cc.def.result
+    (nested_type_identifier) @cc.def.result
+    (predefined_type) @cc.def.result
+    (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    (generic_type name: (_) @_generic) @cc.def.result
+    (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (generic_type) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    ] .))
+  ])
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise")) @cc.def.func.node
+
+; m(): T { }
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  return_type: (type_annotation [
+    (type_identifier) @cc.def.result
+    (nested_type_identifier) @cc.def.result
+    (predefined_type) @cc.def.result
+    (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    (generic_type name: (_) @_generic) @cc.def.result
+    (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (generic_type) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    ] .))
+  ])
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise")) @cc.def.func.node
+
+; abstract m(): T;
+(abstract_method_signature
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  return_type: (type_annotation [
+    (type_identifier) @cc.def.result
+    (nested_type_identifier) @cc.def.result
+    (predefined_type) @cc.def.result
+    (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    (generic_type name: (_) @_generic) @cc.def.result
+    (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (generic_type) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+    ] .))
+  ])
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise")) @cc.def.func.node
+
+; interface I { m(): T }
+(interface_body
+  (method_signature
+    name: (property_identifier) @cc.def.func.name
+    return_type: (type_annotation [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      (generic_type name: (_) @_generic) @cc.def.result
+      (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+        (type_identifier) @cc.def.result
+        (nested_type_identifier) @cc.def.result
+        (generic_type) @cc.def.result
+        (predefined_type) @cc.def.result
+        (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      ] .))
+    ])) @cc.def.func.node
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise"))
+
+; type X = { m(): T }
+(type_alias_declaration
+  value: (object_type
+    (method_signature
+      name: (property_identifier) @cc.def.func.name
+      return_type: (type_annotation [
+        (type_identifier) @cc.def.result
+        (nested_type_identifier) @cc.def.result
+        (predefined_type) @cc.def.result
+        (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+        (generic_type name: (_) @_generic) @cc.def.result
+        (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+          (type_identifier) @cc.def.result
+          (nested_type_identifier) @cc.def.result
+          (generic_type) @cc.def.result
+          (predefined_type) @cc.def.result
+          (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+        ] .))
+      ])) @cc.def.func.node)
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise"))
+
+; declare class X { m(): T }
+(ambient_declaration
+  (class_declaration
+    body: (class_body
+      (method_signature
+        name: (property_identifier) @cc.def.func.name
+        return_type: (type_annotation [
+          (type_identifier) @cc.def.result
+          (nested_type_identifier) @cc.def.result
+          (predefined_type) @cc.def.result
+          (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+          (generic_type name: (_) @_generic) @cc.def.result
+          (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+            (type_identifier) @cc.def.result
+            (nested_type_identifier) @cc.def.result
+            (generic_type) @cc.def.result
+            (predefined_type) @cc.def.result
+            (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+          ] .))
+        ])) @cc.def.func.node))
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise"))
+
+; declare function f(): T;
+(ambient_declaration
+  (function_signature
+    name: (identifier) @cc.def.func.name
+    return_type: (type_annotation [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      (generic_type name: (_) @_generic) @cc.def.result
+      (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+        (type_identifier) @cc.def.result
+        (nested_type_identifier) @cc.def.result
+        (generic_type) @cc.def.result
+        (predefined_type) @cc.def.result
+        (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      ] .))
+    ])) @cc.def.func.node
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise"))
+
+; const f = (): T => {} / function (): T {}
+(variable_declarator
+  name: (identifier) @cc.def.func.name
+  value: (_
+    return_type: (type_annotation [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      (generic_type name: (_) @_generic) @cc.def.result
+      (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+        (type_identifier) @cc.def.result
+        (nested_type_identifier) @cc.def.result
+        (generic_type) @cc.def.result
+        (predefined_type) @cc.def.result
+        (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      ] .))
+    ]))
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise")) @cc.def.func.node
+
+; handle = (): T => {} (class field)
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
+  value: (_
+    return_type: (type_annotation [
+      (type_identifier) @cc.def.result
+      (nested_type_identifier) @cc.def.result
+      (predefined_type) @cc.def.result
+      (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      (generic_type name: (_) @_generic) @cc.def.result
+      (generic_type name: (_) @_promise type_arguments: (type_arguments . [
+        (type_identifier) @cc.def.result
+        (nested_type_identifier) @cc.def.result
+        (generic_type) @cc.def.result
+        (predefined_type) @cc.def.result
+        (union_type . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.result . (literal_type) .)
+      ] .))
+    ]))
+  (#not-eq? @_generic "Promise")
+  (#eq? @_promise "Promise")) @cc.def.func.node
+
+; ---- imports: ES modules (`import type` and `export type` included)
+; import d from './a'
+(import_statement
+  (import_clause (identifier) @cc.import.alias)
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.default
+
+; import {b as c, e} from './a'
+(import_statement
+  (import_clause
+    (named_imports
+      (import_specifier
+        name: (identifier) @cc.import.name
+        alias: (identifier)? @cc.import.alias)))
+  source: (string) @cc.import.spec) @cc.import.node
+
+; import * as ns from './a'
+(import_statement
+  (import_clause (namespace_import (identifier) @cc.import.alias))
+  source: (string) @cc.import.spec) @cc.import.node
+
+; import './side'
+(import_statement
+  .
+  source: (string) @cc.import.spec) @cc.import.node
+
+; import x = require('./a')
+(import_statement
+  (import_require_clause
+    (identifier) @cc.import.alias
+    source: (string) @cc.import.spec)) @cc.import.node @cc.import.kind.require
+
+; export {a as b} from './x'
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @cc.import.name
+      alias: (identifier)? @cc.import.alias))
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * from './x'
+(export_statement
+  "*" @cc.import.star
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * as ns from './x'
+(export_statement
+  (namespace_export (identifier) @cc.import.alias)
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; dynamic import('./x')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @cc.import.spec)) @cc.import.node
+
+; const m = await import('./x') binds m to the module
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (await_expression
+    (call_expression
+      function: (import)
+      arguments: (arguments . (string) @cc.import.spec)))) @cc.import.node
+
+; ---- imports: CommonJS
+; const x = require('./a')
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const {a, b: c} = require('./a')
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @cc.import.name)
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @cc.import.name
+      value: (identifier) @cc.import.alias))
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const f = require('./a').f
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec))
+    property: (property_identifier) @cc.import.name)
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; require('./side')
+(expression_statement
+  (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; ---- calls
+(call_expression
+  function: (identifier) @cc.call.target) @cc.call.node
+
+; this.f(), obj.a.b(), a?.b(), this.#priv()
+(call_expression
+  function: (member_expression
+    object: (_) @cc.call.receiver
+    property: [(property_identifier) (private_property_identifier)] @cc.call.target)) @cc.call.node
+
+; super(...) in a constructor
+(call_expression
+  function: (super) @cc.call.target) @cc.call.node
+
+(new_expression
+  constructor: (identifier) @cc.call.target) @cc.call.new
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.new
+
+; a bare decorator is a call: @Input (decorators with arguments are call_expressions)
+(decorator (identifier) @cc.call.target) @cc.call.node
+
+(decorator
+  (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.node
+
+; ---- typed bindings: parameters, fields, variables
+; (x: T), (x?: T), constructor(private x: T) — bound as x in the function.
+; Only functions with a body: parameters of overload signatures, interface
+; methods and function types bind nothing.
+(_
+  parameters: (formal_parameters
+    [
+      (required_parameter
+        pattern: (identifier) @cc.bind.name
+        type: (type_annotation [
+          (type_identifier) @cc.bind.type
+          (nested_type_identifier) @cc.bind.type
+          (generic_type) @cc.bind.type
+          (predefined_type) @cc.bind.type
+          (union_type
+            . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
+            . (literal_type) .)
+        ]))
+      (optional_parameter
+        pattern: (identifier) @cc.bind.name
+        type: (type_annotation [
+          (type_identifier) @cc.bind.type
+          (nested_type_identifier) @cc.bind.type
+          (generic_type) @cc.bind.type
+          (predefined_type) @cc.bind.type
+          (union_type
+            . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
+            . (literal_type) .)
+        ]))
+    ])
+  body: (_))
+
+; class fields: private repo: Repo (a binding in the class scope)
+(public_field_definition
+  name: (property_identifier) @cc.bind.name
+  type: (type_annotation [
+    (type_identifier) @cc.bind.type
+    (nested_type_identifier) @cc.bind.type
+    (generic_type) @cc.bind.type
+    (predefined_type) @cc.bind.type
+    (union_type
+      . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
+      . (literal_type) .)
+  ]))
+
+; interface fields: repo: Repo
+(interface_body
+  (property_signature
+    name: (property_identifier) @cc.bind.name
+    type: (type_annotation [
+      (type_identifier) @cc.bind.type
+      (nested_type_identifier) @cc.bind.type
+      (generic_type) @cc.bind.type
+      (predefined_type) @cc.bind.type
+      (union_type
+        . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
+        . (literal_type) .)
+    ])))
+
+; const x: T = ...
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  type: (type_annotation [
+    (type_identifier) @cc.bind.type
+    (nested_type_identifier) @cc.bind.type
+    (generic_type) @cc.bind.type
+    (predefined_type) @cc.bind.type
+    (union_type
+      . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
+      . (literal_type) .)
+  ]))
+
+; untyped declarations take the type of their value; a declared type wins
+; const x = new T() / const x = y as T (typescript.scm adds const x = <T>y)
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  !type
+  value: [
+    (new_expression constructor: [(identifier) (member_expression)] @cc.bind.type)
+    (as_expression [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type .)
+  ])
+
+; const x = f() / mod.f() (not require) / await f()
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  !type
+  value: [
+    (call_expression function: [(identifier) (member_expression)] @cc.bind.call)
+    (await_expression (call_expression function: [(identifier) (member_expression)] @cc.bind.call))
+  ]
+  (#not-eq? @cc.bind.call "require"))
+
+; class field initialised without a declared type: repo = new Repo()
+(public_field_definition
+  name: (property_identifier) @cc.bind.name
+  !type
+  value: (new_expression
+    constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+; x = new T() / this.x = new T() (and call results)
+(assignment_expression
+  left: [
+    (identifier)
+    (member_expression object: (this) property: (property_identifier))
+  ] @cc.bind.name
+  right: (new_expression
+    constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+(assignment_expression
+  left: [
+    (identifier)
+    (member_expression object: (this) property: (property_identifier))
+  ] @cc.bind.name
+  right: [
+    (call_expression function: [(identifier) (member_expression)] @cc.bind.call)
+    (await_expression (call_expression function: [(identifier) (member_expression)] @cc.bind.call))
+  ]
+  (#not-eq? @cc.bind.call "require"))
+
+; constructor(private svc: Service): a parameter property is also a field
+(required_parameter
+  (accessibility_modifier) @cc.bind.field
+  pattern: (identifier) @cc.bind.name
+  type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type))
+
+; ---- default exports: export default f / class C / x; module.exports = X
+(export_statement
+  "default"
+  declaration: [
+    (function_declaration name: (identifier) @cc.export.default)
+    (class_declaration name: (_) @cc.export.default)
+  ])
+(export_statement "default" value: (identifier) @cc.export.default)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (identifier) @cc.export.default
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

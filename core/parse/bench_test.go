@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,7 +75,7 @@ func BenchmarkGoQueryOnly(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, src := range files {
-			tree := tp.Parse(nil, src)
+			tree, _ := tp.ParseCtx(context.Background(), nil, src)
 			p.cursor.run(s.query, tree.RootNode(), func(int, []capture) {})
 			tree.Close()
 		}

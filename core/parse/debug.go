@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -17,7 +18,10 @@ func DebugTree(grammar string, src []byte) (string, error) {
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(get())
-	tree := p.Parse(nil, src)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return "", err
+	}
 	defer tree.Close()
 	var b strings.Builder
 	var walk func(n *sitter.Node, field string, depth int)

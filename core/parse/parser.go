@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -73,8 +74,11 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		tp.SetOperationLimit(operationLimit)
 		p.parsers[lang] = tp
 	}
-	tree := tp.Parse(nil, src)
-	if tree == nil {
+	// Background context only: a cancellable one can leave the parser's
+	// cancel flag set (see the toolchain notes); the operation limit bounds
+	// the work instead.
+	tree, err := tp.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
 		tp.Reset()
 		return nil, fmt.Errorf("parse %s: tree-sitter gave up (operation limit)", relpath)
 	}
@@ -136,22 +140,20 @@ func countErrors(n *sitter.Node) int {
 type span struct{ start, end uint32 }
 
 type defBuild struct {
-	kind        facts.DefKind
-	name        string
-	start, end  uint32
-	startLine   int
-	endLine     int
-	bodyStart   uint32
-	hasBody     bool
-	owner       string
-	result      string
-	bases       []string
-	decorators  []string
-	scope       bool // a qualifying scope (Rust impl), not a definition
-	qualPrefix  string
-	parent      int
-	qual        string
-	sigFallback string
+	kind       facts.DefKind
+	name       string
+	start, end uint32
+	startLine  int
+	endLine    int
+	bodyStart  uint32
+	hasBody    bool
+	owner      string
+	result     string
+	bases      []string
+	decorators []string
+	scope      bool // a qualifying scope (Rust impl), not a definition
+	parent     int
+	qual       string
 }
 
 type callBuild struct {
@@ -702,8 +704,8 @@ func (p *Parser) ParseOnly(lang string, src []byte) error {
 		tp.SetOperationLimit(operationLimit)
 		p.parsers[lang] = tp
 	}
-	tree := tp.Parse(nil, src)
-	if tree == nil {
+	tree, err := tp.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
 		tp.Reset()
 		return fmt.Errorf("tree-sitter gave up (operation limit)")
 	}

@@ -728,3 +728,83 @@ func TestShimsStayPure(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEditToFresh edits a file of a watched workspace over and over
+// (debounce 0, as the target excludes it) and reports how long until the
+// new generation is visible: as seen by a polling client, and as measured
+// by the daemon (first event to new graph). CCD_BENCH_ROOT picks the
+// workspace (default: a copy of GOROOT/src/net/http).
+func BenchmarkEditToFresh(b *testing.B) {
+	build(b)
+	src := os.Getenv("CCD_BENCH_ROOT")
+	if src == "" {
+		src = filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	}
+	work, _ := os.MkdirTemp("/tmp", "ccdw")
+	defer os.RemoveAll(work)
+	root := filepath.Join(work, "ws")
+	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
+		b.Fatalf("copy: %v %s", err, out)
+	}
+	home, _ := os.MkdirTemp("/tmp", "ccdb")
+	defer os.RemoveAll(home)
+	vars := append(os.Environ(), "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=", "CCD_DEBOUNCE_MS=0")
+	run := func(args ...string) {
+		cmd := exec.Command(bins.ccd, args...)
+		cmd.Env = vars
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v %s", args, err, out)
+		}
+	}
+	run("init", root)
+	defer run("stop")
+	c := client.New(filepath.Join(home, "ccd.sock"))
+	ws := func() wire.WorkspaceInfo {
+		var list []wire.WorkspaceInfo
+		if err := c.Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil || len(list) != 1 {
+			b.Fatalf("%v %v", list, err)
+		}
+		return list[0]
+	}
+	// The file to edit: the largest source file of the workspace.
+	var target string
+	var size int64
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if fi, e := d.Info(); e == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && fi.Size() > size && fi.Size() < 1<<20 {
+			target, size = p, fi.Size()
+		}
+		return nil
+	})
+	var client, daemon []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		gen := ws().Generation
+		f, _ := os.OpenFile(target, os.O_APPEND|os.O_WRONLY, 0)
+		t0 := time.Now()
+		fmt.Fprintf(f, "\n// edit %d\n", i)
+		f.Close()
+		for {
+			w := ws()
+			if w.Generation > gen && w.Fresh {
+				client = append(client, time.Since(t0))
+				daemon = append(daemon, time.Duration(w.UpdateMS*float64(time.Millisecond)))
+				// Agents edit seconds apart: let the background save of this
+				// edit finish before the next one (not timed).
+				b.StopTimer()
+				time.Sleep(150 * time.Millisecond)
+				b.StartTimer()
+				break
+			}
+			time.Sleep(5 * time.Millisecond) // polling harder would steal the CPU being measured
+		}
+	}
+	b.StopTimer()
+	pct := func(ts []time.Duration, p int) float64 {
+		sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+		return float64(ts[min(len(ts)-1, len(ts)*p/100)].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(client, 50), "client-p50-ms")
+	b.ReportMetric(pct(client, 99), "client-p99-ms")
+	b.ReportMetric(pct(daemon, 50), "daemon-p50-ms")
+	b.ReportMetric(pct(daemon, 99), "daemon-p99-ms")
+}

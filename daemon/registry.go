@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
@@ -49,7 +50,10 @@ type workspace struct {
 	head       string // git HEAD the graph reflects
 	lastUpdate time.Duration
 	updates    int
-	upd        sync.Mutex // serialises updates
+	upd        sync.Mutex    // serialises updates
+	saved      *index.Result // the result the store holds
+	saving     atomic.Bool
+	saveAgain  atomic.Bool
 }
 
 // snapshot returns the current result (nil while the first index runs)
@@ -176,7 +180,7 @@ func (r *registry) startIndex(w *workspace) {
 			r.log.Warn("index failed", "root", w.root, "err", err)
 			return
 		}
-		w.res, w.state, w.indexedAt, w.warm, w.stats = res, StateReady, time.Now(), warm, stats
+		w.res, w.state, w.indexedAt, w.warm, w.stats, w.saved = res, StateReady, time.Now(), warm, stats, res
 		w.gen++
 		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
@@ -285,6 +289,26 @@ func (r *registry) saveGraph(ws *workspace, res *index.Result) {
 		return
 	}
 	ws.savedFP = res.Fingerprint()
+}
+
+// persist brings the store up to date with ws's current graph in the
+// background. Calls while a save runs coalesce into one more save of the
+// latest state, so updates never wait for the disk.
+func (r *registry) persist(ws *workspace) {
+	ws.saveAgain.Store(true)
+	for ws.saveAgain.Load() {
+		if !ws.saving.CompareAndSwap(false, true) {
+			return // the running saver sees saveAgain
+		}
+		for ws.saveAgain.Swap(false) {
+			res, gen := ws.snapshot()
+			if res != ws.saved {
+				r.save(ws, ws.saved, res, gen)
+				ws.saved = res
+			}
+		}
+		ws.saving.Store(false)
+	}
 }
 
 // reindex starts a full index of a registered root.

@@ -206,18 +206,22 @@ func (r *registry) update(ws *workspace, hint []string, full bool, since time.Ti
 		r.log.Warn("update failed", "root", ws.root, "err", err)
 		return
 	}
+	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
 	ws.res = next
-	ws.gen++
+	if changed {
+		// A touch or a repeated event changes nothing visible: same generation.
+		ws.gen++
+		ws.lastUpdate = time.Since(since)
+		ws.updates++
+		ws.stats = st
+	}
 	ws.head = gitHead(ws.root)
-	ws.lastUpdate = time.Since(since)
-	ws.updates++
-	ws.stats = st
 	gen := ws.gen
 	ws.mu.Unlock()
-	r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
-	// The new graph is already visible; persisting it follows, still
-	// under ws.upd so saves apply in order.
-	r.save(ws, res, next, gen)
+	if changed {
+		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
+	}
+	go r.persist(ws)
 }
 
 func (w *watcher) hasPending() bool {

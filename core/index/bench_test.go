@@ -67,3 +67,36 @@ func BenchmarkBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUpdateOneFile measures an incremental update after one edit in a
+// copy of GOROOT/src/net/http (CCD_BENCH_ROOT overrides the source tree).
+func BenchmarkUpdateOneFile(b *testing.B) {
+	src := os.Getenv("CCD_BENCH_ROOT")
+	if src == "" {
+		src = filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	}
+	root := filepath.Join(b.TempDir(), "ws")
+	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
+		b.Fatalf("copy: %v %s", err, out)
+	}
+	res, err := Build(root, benchConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	target := filepath.Join(root, "server.go")
+	if _, err := os.Stat(target); err != nil {
+		target = filepath.Join(root, res.Files[0].Path)
+	}
+	rel, _ := filepath.Rel(root, target)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, _ := os.OpenFile(target, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("\n// edit\n")
+		f.Close()
+		next, _, err := res.Update([]string{filepath.ToSlash(rel)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res = next
+	}
+}

@@ -111,7 +111,10 @@ func open(path string) (s *Store, err error) {
 	if err := preflight(path); err != nil {
 		return nil, err
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	// NoSync: the store is a cache of what the source tree says. Skipping
+	// fsync keeps saves off the edit path; a file damaged by a system crash
+	// is detected on open and rebuilt.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoSync: true, NoFreelistSync: true})
 	if err != nil {
 		return nil, err
 	}

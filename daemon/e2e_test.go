@@ -766,15 +766,28 @@ func BenchmarkEditToFresh(b *testing.B) {
 		}
 		return list[0]
 	}
-	// The file to edit: the largest source file of the workspace.
-	var target string
-	var size int64
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if fi, e := d.Info(); e == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && fi.Size() > size && fi.Size() < 1<<20 {
-			target, size = p, fi.Size()
+	// The file to edit: CCD_BENCH_FILE (relative to the root), else the
+	// largest file the workspace indexed.
+	target := filepath.Join(root, os.Getenv("CCD_BENCH_FILE"))
+	if os.Getenv("CCD_BENCH_FILE") == "" {
+		var exp struct {
+			Nodes []struct {
+				Kind, Path string
+			} `json:"nodes"`
 		}
-		return nil
-	})
+		var buf bytes.Buffer
+		if err := c.Do(context.Background(), http.MethodGet, "/v1/export?root="+root, nil, &buf); err != nil {
+			b.Fatal(err)
+		}
+		json.Unmarshal(buf.Bytes(), &exp)
+		var size int64
+		for _, n := range exp.Nodes {
+			if fi, err := os.Stat(filepath.Join(root, n.Path)); n.Kind == "module" && err == nil && fi.Size() > size {
+				target, size = filepath.Join(root, n.Path), fi.Size()
+			}
+		}
+	}
+	b.Logf("editing %s", target)
 	var client, daemon []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -783,7 +796,11 @@ func BenchmarkEditToFresh(b *testing.B) {
 		t0 := time.Now()
 		fmt.Fprintf(f, "\n// edit %d\n", i)
 		f.Close()
+		deadline := time.Now().Add(time.Minute)
 		for {
+			if time.Now().After(deadline) {
+				b.Fatalf("no new generation within a minute of editing %s", target)
+			}
 			w := ws()
 			if w.Generation > gen && w.Fresh {
 				client = append(client, time.Since(t0))

@@ -34,11 +34,12 @@ type watcher struct {
 	ws *workspace
 	fw *fsnotify.Watcher
 
-	mu      sync.Mutex
-	pending map[string]bool // changed paths, relative to the root
-	full    bool            // re-read every file (HEAD moved)
-	kick    chan struct{}
-	done    chan struct{}
+	mu         sync.Mutex
+	pending    map[string]bool // changed paths, relative to the root
+	full       bool            // re-read every file (HEAD moved)
+	structural bool            // files or directories appeared, vanished or moved
+	kick       chan struct{}
+	done       chan struct{}
 }
 
 func (r *registry) watch(ws *workspace) {
@@ -107,6 +108,11 @@ func (w *watcher) events() {
 			isDir := statErr == nil && fi.IsDir()
 			if index.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
 				continue // .codecanvas/, node_modules/, ignored files: not the graph's business
+			}
+			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.mu.Lock()
+				w.structural = true
+				w.mu.Unlock()
 			}
 			if ev.Has(fsnotify.Create) {
 				if isDir {
@@ -177,15 +183,17 @@ func (w *watcher) apply(since time.Time) {
 	for p := range w.pending {
 		hint = append(hint, p)
 	}
-	full := w.full
-	w.pending, w.full = map[string]bool{}, false
+	full, fast := w.full, !w.full && !w.structural
+	w.pending, w.full, w.structural = map[string]bool{}, false, false
 	w.mu.Unlock()
-	w.r.update(w.ws, hint, full, since)
+	w.r.update(w.ws, hint, full, fast, since)
 }
 
 // update brings ws up to date (also used for explicit refreshes). full
-// re-reads every file, as after a branch switch.
-func (r *registry) update(ws *workspace, hint []string, full bool, since time.Time) {
+// re-reads every file, as after a branch switch; fast says the hint lists
+// every change and they are all writes, so known files can be re-read
+// without walking the tree (falling back to a full update otherwise).
+func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
 	res, _ := ws.snapshot()
@@ -197,7 +205,16 @@ func (r *registry) update(ws *workspace, hint []string, full bool, since time.Ti
 			hint = append(hint, f.Path)
 		}
 	}
-	next, st, err := res.Update(hint)
+	var next *index.Result
+	var st index.UpdateStats
+	var err error
+	ok := false
+	if fast && len(hint) > 0 {
+		next, st, ok, err = res.UpdateFiles(hint)
+	}
+	if !ok && err == nil {
+		next, st, err = res.Update(hint)
+	}
 	ws.mu.Lock()
 	w := ws.watch
 	ws.dirty = w != nil && w.hasPending()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -185,4 +186,80 @@ func fingerprint(files []*facts.File, proj *resolve.Project) string {
 	b, _ := json.Marshal(proj)
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// UpdateFiles is Update for the commonest change, edits to files already in
+// the index: only those files are read, and the tree is not walked again.
+// It reports ok=false, doing nothing, when a path is not an indexed file
+// that is still a regular, text file within the size limit; the caller
+// then runs Update, which handles every case.
+func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok bool, err error) {
+	if len(paths) == 0 {
+		return nil, st, false, nil // nothing reported: only a walk can tell
+	}
+	t0 := time.Now()
+	idx := make(map[string]int, len(r.Files))
+	for i, f := range r.Files {
+		idx[f.Path] = i
+	}
+	reg, err := parse.Default()
+	if err != nil {
+		return nil, st, false, err
+	}
+	files := append([]*facts.File(nil), r.Files...)
+	stamps := make(map[string]stamp, len(r.stamps))
+	for k, v := range r.stamps {
+		stamps[k] = v
+	}
+	p := reg.NewParser()
+	defer p.Close()
+	for _, rel := range paths {
+		i, known := idx[rel]
+		if !known {
+			return nil, st, false, nil
+		}
+		abs := filepath.Join(r.Root, filepath.FromSlash(rel))
+		info, err := os.Lstat(abs)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
+			return nil, st, false, nil
+		}
+		src, err := os.ReadFile(abs)
+		if err != nil || isBinary(src) {
+			return nil, st, false, nil
+		}
+		stamps[rel] = stamp{info.Size(), info.ModTime().UnixNano()}
+		if parse.HashContent(src) == files[i].Hash {
+			continue
+		}
+		lang := files[i].Lang
+		if err := reg.Prepare(lang); err != nil {
+			return nil, st, false, err
+		}
+		f, err := p.Parse(rel, lang, src)
+		if err != nil {
+			return nil, st, false, nil
+		}
+		files[i] = f
+		st.Reparsed++
+	}
+	st.Reused = len(files) - st.Reparsed
+	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary}
+	nr.Summary.SyntaxErrors, nr.Summary.Languages = 0, map[string]int{}
+	for _, f := range files {
+		nr.Summary.Languages[f.Lang]++
+		if f.SyntaxErrors > 0 {
+			nr.Summary.SyntaxErrors++
+		}
+	}
+	nr.Summary.ParseTime = time.Since(t0)
+	t1 := time.Now()
+	nr.fingerprint = fingerprint(files, nr.Project)
+	if r.Graph != nil && r.fingerprint == nr.fingerprint {
+		nr.Graph = r.Graph
+	} else {
+		nr.Graph = resolve.Build(files, nr.Project)
+	}
+	nr.Summary.ResolveTime = time.Since(t1)
+	st.Took = time.Since(t0)
+	return nr, st, true, nil
 }

@@ -52,12 +52,21 @@ func (r *registry) watch(ws *workspace) {
 	ws.mu.Lock()
 	ws.watch = w
 	ws.mu.Unlock()
+	ws.mu.Lock()
+	ws.dirty = true // not fresh until the watches are in place and checked
+	ws.mu.Unlock()
 	w.addTree("")
 	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {
 		fw.Add(filepath.Join(ws.root, ".git"))
 	}
 	go w.events()
 	go w.updates()
+	// Anything that changed between the index walk and the watches going
+	// in produced no event: one walk now catches it.
+	w.mu.Lock()
+	w.structural = true
+	w.mu.Unlock()
+	w.mark("", false)
 }
 
 // addTree watches dir (relative to the root) and every directory below it

@@ -825,3 +825,24 @@ func BenchmarkEditToFresh(b *testing.B) {
 	b.ReportMetric(pct(daemon, 50), "daemon-p50-ms")
 	b.ReportMetric(pct(daemon, 99), "daemon-p99-ms")
 }
+
+// TestEditBeforeWatchesIsSeen edits a file after indexing finished but
+// before the watches are in place: no event is ever delivered for it, and
+// the rescan that ends the watcher's setup must still pick it up.
+func TestEditBeforeWatchesIsSeen(t *testing.T) {
+	e := newEnv(t, "CCD_TEST_WATCH_DELAY_MS=700", "CCD_DEBOUNCE_MS=10")
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	if w := e.workspace(t); w.Fresh {
+		t.Fatalf("fresh before the watches are in place: %+v", w)
+	}
+	p := filepath.Join(dir, "shop", "pricing.py")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\ndef early_bird(cart):\n    return 0\n")...), 0o644)
+	waitFor(t, "the early edit in the graph", 10*time.Second, func() bool {
+		return contains(e.symbolsOf(t, dir, "early_bird"), "shop/pricing.py::early_bird")
+	})
+	waitFor(t, "fresh", 5*time.Second, func() bool { return e.workspace(t).Fresh })
+}

@@ -43,6 +43,14 @@ type watcher struct {
 }
 
 func (r *registry) watch(ws *workspace) {
+	// Tests widen the window between indexing and watching to prove that
+	// changes made in it are not lost.
+	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
+		ws.mu.Lock()
+		ws.dirty = true
+		ws.mu.Unlock()
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		r.log.Warn("watch: no fsnotify, the graph will not follow edits", "root", ws.root, "err", err)

@@ -34,6 +34,8 @@ type watcher struct {
 	ws *workspace
 	fw *fsnotify.Watcher
 
+	excl index.ExcludeCache // ignore files, re-read when one changes
+
 	mu         sync.Mutex
 	pending    map[string]bool // changed paths, relative to the root
 	full       bool            // re-read every file (HEAD moved)
@@ -121,9 +123,12 @@ func (w *watcher) events() {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			if filepath.Base(rel) == ".gitignore" {
+				w.excl.Invalidate()
+			}
 			fi, statErr := os.Lstat(ev.Name)
 			isDir := statErr == nil && fi.IsDir()
-			if index.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
+			if w.excl.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
 				continue // .codecanvas/, node_modules/, ignored files: not the graph's business
 			}
 			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ignoreRule is one line of a .gitignore file.
@@ -196,6 +197,41 @@ func readIgnore(absPath, base string) *ignoreFile {
 // relative to root): a skipped directory name, or an ignore rule, on rel
 // or on any directory above it. isDir says what rel itself is.
 func Excluded(root, rel string, isDir bool, skipDirs []string) bool {
+	return (&ExcludeCache{}).Excluded(root, rel, isDir, skipDirs)
+}
+
+// ExcludeCache answers Excluded without reading the same ignore files again
+// and again (a watcher asks once per file event, thousands of times during
+// a branch switch). Invalidate it when an ignore file changes. It is safe
+// for concurrent use.
+type ExcludeCache struct {
+	mu    sync.Mutex
+	files map[string]*ignoreFile // absolute path → parsed file (nil: none)
+}
+
+// Invalidate forgets every cached ignore file.
+func (c *ExcludeCache) Invalidate() {
+	c.mu.Lock()
+	c.files = nil
+	c.mu.Unlock()
+}
+
+func (c *ExcludeCache) read(abs, base string) *ignoreFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.files[abs]; ok {
+		return f
+	}
+	if c.files == nil {
+		c.files = map[string]*ignoreFile{}
+	}
+	f := readIgnore(abs, base)
+	c.files[abs] = f
+	return f
+}
+
+// Excluded is the cached form of the package function Excluded.
+func (c *ExcludeCache) Excluded(root, rel string, isDir bool, skipDirs []string) bool {
 	if rel == "" || rel == "." {
 		return false
 	}
@@ -204,10 +240,10 @@ func Excluded(root, rel string, isDir bool, skipDirs []string) bool {
 		skip[s] = true
 	}
 	var stack []*ignoreFile
-	if ig := readIgnore(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
+	if ig := c.read(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
 		stack = append(stack, ig)
 	}
-	if ig := readIgnore(filepath.Join(root, ".gitignore"), ""); ig != nil {
+	if ig := c.read(filepath.Join(root, ".gitignore"), ""); ig != nil {
 		stack = append(stack, ig)
 	}
 	parts := strings.Split(rel, "/")
@@ -222,7 +258,7 @@ func Excluded(root, rel string, isDir bool, skipDirs []string) bool {
 			return true
 		}
 		if !last {
-			if ig := readIgnore(filepath.Join(root, filepath.FromSlash(cur), ".gitignore"), cur); ig != nil {
+			if ig := c.read(filepath.Join(root, filepath.FromSlash(cur), ".gitignore"), cur); ig != nil {
 				stack = append(stack, ig)
 			}
 		}

@@ -457,3 +457,24 @@ func TestExcludedMatchesDiscovery(t *testing.T) {
 		}
 	}
 }
+
+func TestExcludeCacheInvalidate(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.gen.py\n"), 0o644)
+	var c ExcludeCache
+	if !c.Excluded(root, "src/a.gen.py", false, nil) || c.Excluded(root, "src/b.py", false, nil) {
+		t.Fatal("initial rules not applied")
+	}
+	os.WriteFile(filepath.Join(root, "src", ".gitignore"), []byte("b.py\n"), 0o644)
+	if c.Excluded(root, "src/b.py", false, nil) {
+		t.Fatal("the cache should still answer from what it read (a new file is only seen after Invalidate)")
+	}
+	c.Invalidate()
+	if !c.Excluded(root, "src/b.py", false, nil) {
+		t.Fatal("after Invalidate the new ignore file must apply")
+	}
+	if Excluded(root, "src/b.py", false, nil) != c.Excluded(root, "src/b.py", false, nil) {
+		t.Fatal("the cached and uncached forms disagree")
+	}
+}

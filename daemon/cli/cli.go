@@ -14,10 +14,8 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
-
-// Version is the ccd version, set at build time with -ldflags.
-var Version = "0.1.0-dev"
 
 // usageError is a mistake in the command line; it prints the command's usage.
 type usageError struct{ msg string }
@@ -48,7 +46,7 @@ func init() {
 		{"stop", "", "stop the daemon", runStop},
 		{"bench", "[--runs N] DIR... | --mode floor|build DIR", "compare indexing with the raw tree-sitter parse floor (Markdown table), or measure one phase (JSON line)", runBench},
 		{"version", "", "print the version", func(c *ctx, _ []string) error {
-			fmt.Fprintln(c.stdout, "ccd", Version)
+			fmt.Fprintln(c.stdout, "ccd", wire.Version)
 			return nil
 		}},
 	}

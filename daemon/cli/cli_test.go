@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccd-dev/ccd/daemon/cli"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 func TestSymbols(t *testing.T) {
@@ -217,10 +217,10 @@ func TestTopLevel(t *testing.T) {
 	})
 	t.Run("version", func(t *testing.T) {
 		r := runOK(t, "version")
-		if r.stdout != "ccd "+cli.Version+"\n" || r.stderr != "" {
+		if r.stdout != "ccd "+wire.Version+"\n" || r.stderr != "" {
 			t.Errorf("version:\n%s", r)
 		}
-		if cli.Version == "" {
+		if wire.Version == "" {
 			t.Error("empty Version")
 		}
 	})

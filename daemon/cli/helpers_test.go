@@ -84,7 +84,7 @@ func ccdBinary(t *testing.T) string {
 	buildOnce.Do(func() {
 		binPath = filepath.Join(binDir, "ccd")
 		cmd := exec.Command(goTool(t), "build",
-			"-ldflags", "-X github.com/ccd-dev/ccd/daemon/cli.Version="+testVersion,
+			"-ldflags", "-X github.com/ccd-dev/ccd/daemon/wire.Version="+testVersion,
 			"-o", binPath, "./daemon/ccd")
 		cmd.Dir = repoRoot(t)
 		buildOut, buildErr = cmd.CombinedOutput()

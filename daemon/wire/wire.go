@@ -11,8 +11,9 @@ import (
 	"path/filepath"
 )
 
-// Version is the protocol/binary version every request carries. A daemon
-// older than its client hands over to a new one.
+// Version is ccd's version: what `ccd version` prints and what every
+// request carries (a daemon older than its client hands over to a new one).
+// Release builds set it with -ldflags "-X github.com/ccd-dev/ccd/daemon/wire.Version=…".
 var Version = "0.1.0"
 
 // VersionHeader carries the client's version on every request.

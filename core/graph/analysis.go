@@ -109,8 +109,17 @@ type Neighbor struct {
 	Node       int
 	Calls      int        // number of call edges aggregated into this neighbour
 	Confidence Confidence // strongest edge
-	Lines      []int      // call-site lines (in the caller's file)
-	Path       string     // file of the call sites
+	// Sites are the call sites per file, sorted by path: a class's methods
+	// (Go receivers) may call from several files.
+	Sites []Site
+	Lines []int  // the first site's lines
+	Path  string // the first site's file
+}
+
+// Site is where calls happen in one file.
+type Site struct {
+	Path  string
+	Lines []int
 }
 
 // Neighbors returns the 1-hop callers (dir In) or callees (dir Out) of
@@ -126,6 +135,7 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 	}
 	aggregate := g.Nodes[i].Kind != Func
 	byNode := map[int]*Neighbor{}
+	sites := map[int]map[string][]int{}
 	var order []int
 	for _, s := range seeds {
 		edges := g.out[s]
@@ -150,23 +160,27 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 			}
 			nb := byNode[m]
 			if nb == nil {
-				nb = &Neighbor{Node: m, Path: g.Nodes[site].Path}
+				nb = &Neighbor{Node: m}
 				byNode[m] = nb
+				sites[m] = map[string][]int{}
 				order = append(order, m)
 			}
 			nb.Calls++
 			if e.Confidence > nb.Confidence {
 				nb.Confidence = e.Confidence
 			}
-			if g.Nodes[site].Path == nb.Path {
-				nb.Lines = append(nb.Lines, e.Lines...)
-			}
+			p := g.Nodes[site].Path
+			sites[m][p] = append(sites[m][p], e.Lines...)
 		}
 	}
 	out := make([]Neighbor, 0, len(order))
 	for _, m := range order {
 		nb := byNode[m]
-		nb.Lines = sortedUnique(nb.Lines)
+		for p, ls := range sites[m] {
+			nb.Sites = append(nb.Sites, Site{Path: p, Lines: sortedUnique(ls)})
+		}
+		sort.Slice(nb.Sites, func(a, b int) bool { return nb.Sites[a].Path < nb.Sites[b].Path })
+		nb.Path, nb.Lines = nb.Sites[0].Path, nb.Sites[0].Lines
 		out = append(out, *nb)
 	}
 	sort.Slice(out, func(a, b int) bool {

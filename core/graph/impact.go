@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Impact is the blast radius of one target: 1-hop callers and callees
@@ -52,19 +51,4 @@ func (g *Graph) Describe(i int) string {
 		name = n.Path
 	}
 	return fmt.Sprintf("%s (%s) %s", name, n.Kind, n.Loc())
-}
-
-// SiteLoc renders where a neighbour's calls are: "path:12,40".
-func (nb Neighbor) SiteLoc() string {
-	if len(nb.Lines) == 0 {
-		return nb.Path
-	}
-	ls := make([]string, len(nb.Lines))
-	for i, l := range nb.Lines {
-		ls[i] = fmt.Sprint(l)
-	}
-	if len(ls) > 4 {
-		ls = append(ls[:4], "…")
-	}
-	return nb.Path + ":" + strings.Join(ls, ",")
 }

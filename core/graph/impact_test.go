@@ -195,11 +195,16 @@ func TestNeighborsCallSitesInSeveralFiles(t *testing.T) {
 		call("v.go::V.m", "u_x.go::U.X", graph.Resolved, 3),
 		call("v.go::V.m", "u_z.go::U.Z", graph.Resolved, 4),
 	)
-	// A module target aggregates callers per class.
-	got := nbStrings(g, g.Neighbors(idx(t, g, "t.go"), graph.In, graph.Filter{}))
+	// A module target aggregates callers per class; call sites are kept
+	// per file (Path/Lines are the first site).
+	nbs := g.Neighbors(idx(t, g, "t.go"), graph.In, graph.Filter{})
+	got := nbStrings(g, nbs)
 	want := []string{"u.go::U calls=2 resolved [5]@u_x.go"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Neighbors(t.go, In) = %q, want %q", got, want)
+	}
+	if len(nbs) != 1 || fmt.Sprint(nbs[0].Sites) != "[{u_x.go [5]} {u_z.go [7]}]" {
+		t.Errorf("sites of U: %+v, want both files", nbs)
 	}
 	// Class target: its callees in two files.
 	got = nbStrings(g, g.Neighbors(idx(t, g, "u.go::U"), graph.Out, graph.Filter{}))
@@ -343,25 +348,6 @@ func TestDescribe(t *testing.T) {
 	for id, want := range tests {
 		if got := g.Describe(idx(t, g, id)); got != want {
 			t.Errorf("Describe(%s) = %q, want %q", id, got, want)
-		}
-	}
-}
-
-func TestSiteLoc(t *testing.T) {
-	tests := []struct {
-		lines []int
-		want  string
-	}{
-		{nil, "a.py"},
-		{[]int{12}, "a.py:12"},
-		{[]int{12, 40}, "a.py:12,40"},
-		{[]int{1, 2, 3, 4}, "a.py:1,2,3,4"},
-		{[]int{1, 2, 3, 4, 5}, "a.py:1,2,3,4,…"},
-		{[]int{1, 2, 3, 4, 5, 6}, "a.py:1,2,3,4,…"},
-	}
-	for _, tc := range tests {
-		if got := (graph.Neighbor{Path: "a.py", Lines: tc.lines}).SiteLoc(); got != tc.want {
-			t.Errorf("SiteLoc(%v) = %q, want %q", tc.lines, got, tc.want)
 		}
 	}
 }

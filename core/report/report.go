@@ -21,8 +21,17 @@ type Neighbor struct {
 	Line       int    `json:"line,omitempty"`
 	Calls      int    `json:"calls"`
 	Confidence string `json:"confidence"`
-	Sites      []int  `json:"site_lines,omitempty"`
-	SitePath   string `json:"site_path,omitempty"`
+	Sites      []int  `json:"site_lines,omitempty"` // call-site lines in site_path
+	SitePath   string `json:"site_path,omitempty"`  // the first file with call sites
+	// AllSites lists the call sites of every file, when calls come from
+	// several (a class whose methods live in several files).
+	AllSites []Site `json:"sites,omitempty"`
+}
+
+// Site is where calls happen in one file.
+type Site struct {
+	Path  string `json:"path"`
+	Lines []int  `json:"lines"`
 }
 
 // Hit is one transitive caller.
@@ -63,8 +72,14 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 		out := []Neighbor{}
 		for _, nb := range in {
 			n := g.Nodes[nb.Node]
-			out = append(out, Neighbor{ID: n.ID, Label: Label(n), Kind: n.Kind.String(), Path: n.Path, Line: n.StartLine,
-				Calls: nb.Calls, Confidence: nb.Confidence.String(), Sites: nb.Lines, SitePath: nb.Path})
+			rn := Neighbor{ID: n.ID, Label: Label(n), Kind: n.Kind.String(), Path: n.Path, Line: n.StartLine,
+				Calls: nb.Calls, Confidence: nb.Confidence.String(), Sites: nb.Lines, SitePath: nb.Path}
+			if len(nb.Sites) > 1 {
+				for _, s := range nb.Sites {
+					rn.AllSites = append(rn.AllSites, Site{Path: s.Path, Lines: s.Lines})
+				}
+			}
+			out = append(out, rn)
 		}
 		return out
 	}
@@ -103,17 +118,21 @@ func loc(path string, line int) string {
 }
 
 func siteLoc(nb Neighbor) string {
-	if len(nb.Sites) == 0 {
-		return nb.SitePath
+	out := nb.SitePath
+	if len(nb.Sites) > 0 {
+		ls := make([]string, len(nb.Sites))
+		for i, l := range nb.Sites {
+			ls[i] = fmt.Sprint(l)
+		}
+		if len(ls) > 4 {
+			ls = append(ls[:4], "…")
+		}
+		out += ":" + strings.Join(ls, ",")
 	}
-	ls := make([]string, len(nb.Sites))
-	for i, l := range nb.Sites {
-		ls[i] = fmt.Sprint(l)
+	if n := len(nb.AllSites); n > 1 {
+		out += fmt.Sprintf(" (+%d files)", n-1)
 	}
-	if len(ls) > 4 {
-		ls = append(ls[:4], "…")
-	}
-	return nb.SitePath + ":" + strings.Join(ls, ",")
+	return out
 }
 
 // ListLimit is how many entries each text section shows.

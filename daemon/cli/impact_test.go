@@ -238,6 +238,10 @@ type jsonNeighbor struct {
 	Confidence string `json:"confidence"`
 	SiteLines  []int  `json:"site_lines"`
 	SitePath   string `json:"site_path"`
+	Sites      []struct {
+		Path  string `json:"path"`
+		Lines []int  `json:"lines"`
+	} `json:"sites"`
 }
 
 type jsonHit struct {

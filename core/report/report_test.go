@@ -1,0 +1,40 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// A class whose methods live in two files calls the target from both: the
+// report keeps every file's call sites.
+func TestImpactSitesInSeveralFiles(t *testing.T) {
+	nodes := []*graph.Node{
+		{ID: "t.go", Kind: graph.Module, Path: "t.go"},
+		{ID: "t.go::F", Kind: graph.Func, Name: "F", Qual: "F", Path: "t.go", StartLine: 1, EndLine: 5},
+		{ID: "u.go", Kind: graph.Module, Path: "u.go"},
+		{ID: "u.go::U", Kind: graph.Class, Name: "U", Qual: "U", Path: "u.go", StartLine: 1, EndLine: 2},
+		{ID: "u_x.go", Kind: graph.Module, Path: "u_x.go"},
+		{ID: "u_x.go::U.X", Kind: graph.Func, Name: "X", Qual: "U.X", Path: "u_x.go", StartLine: 3, EndLine: 9, Owner: "u.go::U"},
+		{ID: "u_z.go", Kind: graph.Module, Path: "u_z.go"},
+		{ID: "u_z.go::U.Z", Kind: graph.Func, Name: "Z", Qual: "U.Z", Path: "u_z.go", StartLine: 3, EndLine: 9, Owner: "u.go::U"},
+	}
+	g := graph.New(nodes, []graph.EdgeSpec{
+		{From: "t.go", To: "t.go::F", Type: graph.Contains},
+		{From: "u_x.go::U.X", To: "t.go::F", Type: graph.Call, Confidence: graph.Resolved, Line: 5},
+		{From: "u_z.go::U.Z", To: "t.go::F", Type: graph.Call, Confidence: graph.Resolved, Line: 7},
+	})
+	i, _ := g.Index("t.go")
+	r := NewImpact(g, g.Impact(i, 1, graph.Filter{}), nil)
+	if len(r.Callers) != 1 || len(r.Callers[0].AllSites) != 2 || r.Callers[0].AllSites[1].Path != "u_z.go" ||
+		r.Callers[0].SitePath != "u_x.go" || r.Callers[0].Calls != 2 {
+		t.Fatalf("callers: %+v", r.Callers)
+	}
+	var b bytes.Buffer
+	r.WriteText(&b)
+	if !strings.Contains(b.String(), "u_x.go:5 (+1 files)") {
+		t.Errorf("text does not mention the other file:\n%s", b.String())
+	}
+}

@@ -22,11 +22,15 @@ type Parser struct {
 	reg     *Registry
 	parsers map[string]*sitter.Parser
 	cursor  *cCursor
+	// names interns the short strings facts keep (identifiers, receivers,
+	// types, specs): across a tree the same few thousand repeat hundreds of
+	// thousands of times.
+	names map[string]string
 }
 
 // NewParser returns a parser that uses the registry's schemas.
 func (r *Registry) NewParser() *Parser {
-	return &Parser{reg: r, parsers: map[string]*sitter.Parser{}, cursor: newCCursor()}
+	return &Parser{reg: r, parsers: map[string]*sitter.Parser{}, cursor: newCCursor(), names: map[string]string{}}
 }
 
 // Close frees the C memory held by the parser.
@@ -88,7 +92,7 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		f.SyntaxErrors = countErrors(root)
 	}
 	if s.query != nil {
-		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}}
+		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}, names: p.names}
 		if err := p.cursor.run(s.query, root, x.match); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", relpath, err)
 		}
@@ -177,6 +181,24 @@ type extractor struct {
 	calls    map[span]int // call node → index in callList
 	callList []callBuild
 	binds    []bindBuild
+	names    map[string]string // the parser's intern table
+}
+
+// maxInterned bounds the intern table; past it, strings are kept as they are.
+const maxInterned = 1 << 20
+
+// in returns the interned copy of a short string.
+func (x *extractor) in(s string) string {
+	if len(s) > 64 || x.names == nil {
+		return s
+	}
+	if v, ok := x.names[s]; ok {
+		return v
+	}
+	if len(x.names) < maxInterned {
+		x.names[s] = s
+	}
+	return s
 }
 
 func (x *extractor) text(n *cnode) string {
@@ -269,7 +291,7 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.refRecv = n
 		case roleValueName:
 			if n.end-n.start < 200 {
-				x.f.Values = append(x.f.Values, x.text(n))
+				x.f.Values = append(x.f.Values, x.in(x.text(n)))
 			}
 		case roleBindField:
 			c.field = true
@@ -314,7 +336,7 @@ func (x *extractor) add(c *matchCaps) {
 		x.addBinding(c)
 	}
 	if c.refName != nil && c.refRecv != nil {
-		x.f.Refs = append(x.f.Refs, facts.Ref{Recv: x.text(c.refRecv), Name: x.text(c.refName), Line: c.refName.line()})
+		x.f.Refs = append(x.f.Refs, facts.Ref{Recv: x.in(x.text(c.refRecv)), Name: x.in(x.text(c.refName)), Line: c.refName.line()})
 	}
 	if c.pkg != nil && x.f.Package == "" {
 		x.f.Package = x.text(c.pkg)
@@ -415,7 +437,7 @@ func (x *extractor) addImport(c *matchCaps) {
 	if spec == "" || len(spec) > 500 {
 		return
 	}
-	im := facts.Import{Spec: spec, Star: c.star, Kind: c.kind}
+	im := facts.Import{Spec: x.in(spec), Star: c.star, Kind: c.kind}
 	if c.impName != nil {
 		im.Name = strings.TrimSpace(x.text(c.impName))
 	}
@@ -451,7 +473,7 @@ func (x *extractor) addCall(c *matchCaps) {
 	if name == "" || len(name) > 200 {
 		return
 	}
-	call := facts.Call{Name: stripGenerics(name), New: isNew, Line: node.line()}
+	call := facts.Call{Name: x.in(stripGenerics(name)), New: isNew, Line: node.line()}
 	if c.recv != nil {
 		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
 		// Optional chaining and non-null assertions do not change the type.
@@ -459,7 +481,7 @@ func (x *extractor) addCall(c *matchCaps) {
 		if len(r) > 120 {
 			r = "?"
 		}
-		call.Recv = r
+		call.Recv = x.in(r)
 	}
 	// A target captured with its qualifier (`a::b::f`, `Foo.bar`) is split here.
 	if call.Recv == "" {
@@ -509,6 +531,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if b.Name == "" || (b.Type == "" && b.FromCall == "" && b.FromExpr == "") {
 		return
 	}
+	b.Name, b.Type, b.FromCall, b.FromExpr = x.in(b.Name), x.in(b.Type), x.in(b.FromCall), x.in(b.FromExpr)
 	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start, field: c.field})
 }
 
@@ -567,7 +590,7 @@ func (x *extractor) finish() {
 		d.qual = q
 		defIndex[d] = len(x.f.Defs)
 		x.f.Defs = append(x.f.Defs, facts.Def{
-			Name: d.name, Qual: q, Kind: d.kind, Parent: d.parent,
+			Name: x.in(d.name), Qual: q, Kind: d.kind, Parent: d.parent,
 			StartLine: d.startLine, EndLine: d.endLine,
 			StartByte: int(d.start), EndByte: int(d.end),
 			Signature: x.signature(d), Owner: d.owner, Bases: d.bases,

@@ -185,6 +185,8 @@ func (r *registry) startIndex(w *workspace) {
 		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
 		if w.watch == nil {
+			// Not fresh until the watches are in place and checked.
+			w.dirty = true
 			go r.watch(w)
 		}
 	}()

@@ -48,9 +48,6 @@ func (r *registry) watch(ws *workspace) {
 	// Tests widen the window between indexing and watching to prove that
 	// changes made in it are not lost.
 	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
-		ws.mu.Lock()
-		ws.dirty = true
-		ws.mu.Unlock()
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
 	fw, err := fsnotify.NewWatcher()
@@ -61,9 +58,6 @@ func (r *registry) watch(ws *workspace) {
 	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	ws.mu.Lock()
 	ws.watch = w
-	ws.mu.Unlock()
-	ws.mu.Lock()
-	ws.dirty = true // not fresh until the watches are in place and checked
 	ws.mu.Unlock()
 	w.addTree("")
 	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -76,20 +75,5 @@ func run(stdin io.Reader, stdout io.Writer) error {
 	return err
 }
 
-// logf appends a line to hook.log in the state directory; logging must
-// never fail the hook either.
-func logf(format string, args ...any) {
-	dir, err := wire.StateDir()
-	if err != nil {
-		return
-	}
-	if os.MkdirAll(dir, 0o700) != nil {
-		return
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "hook.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s ccd-hook: %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
-}
+// logf records why the hook did nothing, in hook.log.
+func logf(format string, args ...any) { wire.AppendLog("hook.log", "ccd-hook", format, args...) }

@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -81,15 +80,4 @@ func run(stdin io.Reader, stdout io.Writer) error {
 	return <-done
 }
 
-func logf(format string, args ...any) {
-	dir, err := wire.StateDir()
-	if err != nil || os.MkdirAll(dir, 0o700) != nil {
-		return
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "mcp.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s ccd-mcp: %s\n", time.Now().UTC().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
-}
+func logf(format string, args ...any) { wire.AppendLog("mcp.log", "ccd-mcp", format, args...) }

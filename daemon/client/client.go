@@ -103,13 +103,8 @@ func (c *Client) Raw(ctx context.Context, method, path string, in any) (*http.Re
 }
 
 func decodeError(resp *http.Response) error {
-	e := &wire.Error{Status: resp.StatusCode}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if json.Unmarshal(b, e) != nil || e.Message == "" {
-		e.Code = "http_" + fmt.Sprint(resp.StatusCode)
-		e.Message = fmt.Sprintf("daemon answered %s: %s", resp.Status, bytes.TrimSpace(b))
-	}
-	return e
+	return (&wire.Response{Status: resp.StatusCode, Body: b}).Err()
 }
 
 // Connect returns a client for the running daemon, starting one first when

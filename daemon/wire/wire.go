@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Version is ccd's version: what `ccd version` prints and what every
@@ -74,3 +75,19 @@ func (e *Error) Error() string {
 
 // ErrNoDaemon means nothing listens on the socket.
 var ErrNoDaemon = errors.New("no daemon is running")
+
+// AppendLog appends one timestamped line to the named log file in the state
+// directory. It never fails the caller: a shim must fail open even when it
+// cannot write its log.
+func AppendLog(name, prefix, format string, args ...any) {
+	dir, err := StateDir()
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339Nano), prefix, fmt.Sprintf(format, args...))
+}

@@ -118,11 +118,21 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	}
 
 	nr.Files = files
-	nr.Summary.Parsed = len(files)
 	nr.Summary.Binary = sum.Binary
 	nr.Summary.Unreadable += sum.Unreadable
-	nr.Summary.Languages = map[string]int{}
-	for _, f := range files {
+	nr.finish(r, t0)
+	st.Took = time.Since(t0)
+	return nr, st, nil
+}
+
+// finish completes an updated result whose Files, Project and Summary
+// counts of skipped files are set: it recounts languages and syntax errors
+// and resolves the graph, reusing prev's when the inputs are identical (a
+// touch, a save without edits, a restart with no changes).
+func (nr *Result) finish(prev *Result, t0 time.Time) {
+	nr.Summary.Parsed = len(nr.Files)
+	nr.Summary.SyntaxErrors, nr.Summary.Languages = 0, map[string]int{}
+	for _, f := range nr.Files {
 		nr.Summary.Languages[f.Lang]++
 		if f.SyntaxErrors > 0 {
 			nr.Summary.SyntaxErrors++
@@ -130,17 +140,13 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	}
 	nr.Summary.ParseTime = time.Since(t0)
 	t1 := time.Now()
-	// Identical inputs (a touch, a save without edits, a restart with no
-	// changes) give the identical graph: reuse it instead of resolving.
-	nr.fingerprint = fingerprint(files, nr.Project)
-	if r.Graph != nil && r.fingerprint == nr.fingerprint {
-		nr.Graph = r.Graph
+	nr.fingerprint = fingerprint(nr.Files, nr.Project)
+	if prev.Graph != nil && prev.fingerprint == nr.fingerprint {
+		nr.Graph = prev.Graph
 	} else {
-		nr.Graph = resolve.Build(files, nr.Project)
+		nr.Graph = resolve.Build(nr.Files, nr.Project)
 	}
 	nr.Summary.ResolveTime = time.Since(t1)
-	st.Took = time.Since(t0)
-	return nr, st, nil
 }
 
 // Restore makes a Result from persisted facts and their size/mtime stamps
@@ -244,22 +250,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	}
 	st.Reused = len(files) - st.Reparsed
 	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary}
-	nr.Summary.SyntaxErrors, nr.Summary.Languages = 0, map[string]int{}
-	for _, f := range files {
-		nr.Summary.Languages[f.Lang]++
-		if f.SyntaxErrors > 0 {
-			nr.Summary.SyntaxErrors++
-		}
-	}
-	nr.Summary.ParseTime = time.Since(t0)
-	t1 := time.Now()
-	nr.fingerprint = fingerprint(files, nr.Project)
-	if r.Graph != nil && r.fingerprint == nr.fingerprint {
-		nr.Graph = r.Graph
-	} else {
-		nr.Graph = resolve.Build(files, nr.Project)
-	}
-	nr.Summary.ResolveTime = time.Since(t1)
+	nr.finish(r, t0)
 	st.Took = time.Since(t0)
 	return nr, st, true, nil
 }

@@ -732,7 +732,7 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		if t.module != nil {
 			return typ{}
 		}
-		t.conf = min(max(t.conf, graph.Inferred), graph.Inferred)
+		t.conf = graph.Inferred // typed from a value, not declared
 		return t
 	}
 	call := b.FromCall

@@ -324,7 +324,7 @@ func (r *resolver) nodes() []*graph.Node {
 // without packages) a unique class of that name.
 func (r *resolver) ownerClass(fi *fileInfo, owner string) (defRef, bool) {
 	name := owner
-	if i := lastDot(owner); i >= 0 {
+	if i := strings.LastIndexByte(owner, '.'); i >= 0 {
 		name = owner[i+1:]
 	}
 	cands := r.classes[name]
@@ -365,15 +365,6 @@ func (r *resolver) sameScope(d defRef) []defRef {
 		return []defRef{d}
 	}
 	return r.quals[qualKey(d.fi.f.Lang, d.def().Qual)]
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 func sameLangFamily(a, b string) bool {

@@ -24,6 +24,12 @@ func TestInherits(t *testing.T) {
 	if !strings.Contains(ts, "type_assertion") || strings.Contains(tsx, "type_assertion") {
 		t.Errorf("the <T>x assertion belongs to typescript only (the TSX grammar lacks it)")
 	}
+	js, _ := Get("javascript")
+	es, _ := Get("es-modules")
+	jsx, _ := Get("jsx")
+	if !strings.HasPrefix(js, es+"\n"+jsx) || !strings.HasPrefix(tsx, es) {
+		t.Errorf("javascript must inherit es-modules and jsx, the TypeScript schemas es-modules")
+	}
 	if _, ok := Get("no-such-schema"); ok {
 		t.Errorf("a missing schema must not be found")
 	}

@@ -1,6 +1,8 @@
-; JavaScript (.js .mjs .cjs .jsx): definitions, ES and CommonJS imports,
-; call sites (JSX components included) and constructed bindings.
-; typescript.scm and tsx.scm follow the same layout; keep them in step.
+; inherits: es-modules, jsx
+; JavaScript (.js .mjs .cjs .jsx): definitions, ES imports and constructed
+; bindings; re-exports, CommonJS, calls and default exports come from
+; es-modules.scm, JSX component calls from jsx.scm. ts-common.scm follows
+; the same layout for the TypeScript grammar; keep them in step.
 
 ; ---- definitions: classes
 (class_declaration
@@ -136,133 +138,6 @@
   .
   source: (string) @cc.import.spec) @cc.import.node
 
-; export {a as b} from './x'
-(export_statement
-  (export_clause
-    (export_specifier
-      name: (identifier) @cc.import.name
-      alias: (identifier)? @cc.import.alias))
-  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
-
-; export * from './x'
-(export_statement
-  "*" @cc.import.star
-  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
-
-; export * as ns from './x'
-(export_statement
-  (namespace_export (identifier) @cc.import.alias)
-  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
-
-; dynamic import('./x')
-(call_expression
-  function: (import)
-  arguments: (arguments . (string) @cc.import.spec)) @cc.import.node
-
-; const m = await import('./x') binds m to the module
-(variable_declarator
-  name: (identifier) @cc.import.alias
-  value: (await_expression
-    (call_expression
-      function: (import)
-      arguments: (arguments . (string) @cc.import.spec)))) @cc.import.node
-
-; ---- imports: CommonJS
-; const x = require('./a')
-(variable_declarator
-  name: (identifier) @cc.import.alias
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
-
-; const {a, b: c} = require('./a')
-(variable_declarator
-  name: (object_pattern (shorthand_property_identifier_pattern) @cc.import.name)
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
-
-(variable_declarator
-  name: (object_pattern
-    (pair_pattern
-      key: (property_identifier) @cc.import.name
-      value: (identifier) @cc.import.alias))
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
-
-; const f = require('./a').f
-(variable_declarator
-  name: (identifier) @cc.import.alias
-  value: (member_expression
-    object: (call_expression
-      function: (identifier) @_require
-      arguments: (arguments . (string) @cc.import.spec))
-    property: (property_identifier) @cc.import.name)
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
-
-; require('./side')
-(expression_statement
-  (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
-
-; ---- calls
-(call_expression
-  function: (identifier) @cc.call.target) @cc.call.node
-
-; this.f(), obj.a.b(), a?.b(), this.#priv()
-(call_expression
-  function: (member_expression
-    object: (_) @cc.call.receiver
-    property: [(property_identifier) (private_property_identifier)] @cc.call.target)) @cc.call.node
-
-; super(...) in a constructor
-(call_expression
-  function: (super) @cc.call.target) @cc.call.node
-
-(new_expression
-  constructor: (identifier) @cc.call.target) @cc.call.new
-
-(new_expression
-  constructor: (member_expression
-    object: (_) @cc.call.receiver
-    property: (property_identifier) @cc.call.target)) @cc.call.new
-
-; a bare decorator is a call: @dec (decorators with arguments are call_expressions)
-(decorator (identifier) @cc.call.target) @cc.call.node
-
-(decorator
-  (member_expression
-    object: (_) @cc.call.receiver
-    property: (property_identifier) @cc.call.target)) @cc.call.node
-
-; JSX: <Button />, <Nav.Item> render components; lower-case tags are
-; intrinsic elements (div, header), not calls. The tag name is the call node:
-; an element node can start on the line before its `<` (the grammar folds
-; leading whitespace into it).
-(jsx_self_closing_element
-  name: (identifier) @cc.call.target @cc.call.node
-  (#match? @cc.call.target "^[A-Z]"))
-
-(jsx_opening_element
-  name: (identifier) @cc.call.target @cc.call.node
-  (#match? @cc.call.target "^[A-Z]"))
-
-(jsx_self_closing_element
-  name: (member_expression
-    object: (_) @cc.call.receiver
-    property: (property_identifier) @cc.call.target) @cc.call.node)
-
-(jsx_opening_element
-  name: (member_expression
-    object: (_) @cc.call.receiver
-    property: (property_identifier) @cc.call.target) @cc.call.node)
-
 ; ---- typed bindings: constructed and call-result variables and fields
 ; const x = new T()
 (variable_declarator
@@ -307,19 +182,3 @@
   property: (property_identifier) @cc.bind.name
   value: (new_expression
     constructor: [(identifier) (member_expression)] @cc.bind.type))
-
-; ---- default exports: export default f / class C / x; module.exports = X
-(export_statement
-  "default"
-  declaration: [
-    (function_declaration name: (identifier) @cc.export.default)
-    (class_declaration name: (_) @cc.export.default)
-  ])
-(export_statement "default" value: (identifier) @cc.export.default)
-(assignment_expression
-  left: (member_expression
-    object: (identifier) @_module
-    property: (property_identifier) @_exports)
-  right: (identifier) @cc.export.default
-  (#eq? @_module "module")
-  (#eq? @_exports "exports"))

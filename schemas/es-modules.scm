@@ -1,0 +1,124 @@
+; Shared by javascript.scm and ts-common.scm (the JavaScript and TypeScript
+; grammars name these nodes alike): re-exports, dynamic imports, CommonJS,
+; call sites, and default exports.
+
+; export {a as b} from './x'
+(export_statement
+  (export_clause
+    (export_specifier
+      name: (identifier) @cc.import.name
+      alias: (identifier)? @cc.import.alias))
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * from './x'
+(export_statement
+  "*" @cc.import.star
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; export * as ns from './x'
+(export_statement
+  (namespace_export (identifier) @cc.import.alias)
+  source: (string) @cc.import.spec) @cc.import.node @cc.import.kind.reexport
+
+; dynamic import('./x')
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @cc.import.spec)) @cc.import.node
+
+; const m = await import('./x') binds m to the module
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (await_expression
+    (call_expression
+      function: (import)
+      arguments: (arguments . (string) @cc.import.spec)))) @cc.import.node
+
+; ---- imports: CommonJS
+; const x = require('./a')
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const {a, b: c} = require('./a')
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @cc.import.name)
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @cc.import.name
+      value: (identifier) @cc.import.alias))
+  value: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; const f = require('./a').f
+(variable_declarator
+  name: (identifier) @cc.import.alias
+  value: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec))
+    property: (property_identifier) @cc.import.name)
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; require('./side')
+(expression_statement
+  (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
+; ---- calls
+(call_expression
+  function: (identifier) @cc.call.target) @cc.call.node
+
+; this.f(), obj.a.b(), a?.b(), this.#priv()
+(call_expression
+  function: (member_expression
+    object: (_) @cc.call.receiver
+    property: [(property_identifier) (private_property_identifier)] @cc.call.target)) @cc.call.node
+
+; super(...) in a constructor
+(call_expression
+  function: (super) @cc.call.target) @cc.call.node
+
+(new_expression
+  constructor: (identifier) @cc.call.target) @cc.call.new
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.new
+
+; a bare decorator is a call: @dec, @Input (decorators with arguments are call_expressions)
+(decorator (identifier) @cc.call.target) @cc.call.node
+
+(decorator
+  (member_expression
+    object: (_) @cc.call.receiver
+    property: (property_identifier) @cc.call.target)) @cc.call.node
+
+; ---- default exports: export default f / class C / x; module.exports = X
+(export_statement
+  "default"
+  declaration: [
+    (function_declaration name: (identifier) @cc.export.default)
+    (class_declaration name: (_) @cc.export.default)
+  ])
+(export_statement "default" value: (identifier) @cc.export.default)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (identifier) @cc.export.default
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

@@ -25,10 +25,10 @@ func TestInherits(t *testing.T) {
 		t.Errorf("the <T>x assertion belongs to typescript only (the TSX grammar lacks it)")
 	}
 	js, _ := Get("javascript")
-	es, _ := Get("es-modules")
+	es, _ := Get("js-common")
 	jsx, _ := Get("jsx")
 	if !strings.HasPrefix(js, es+"\n"+jsx) || !strings.HasPrefix(tsx, es) {
-		t.Errorf("javascript must inherit es-modules and jsx, the TypeScript schemas es-modules")
+		t.Errorf("javascript must inherit js-common and jsx, the TypeScript schemas js-common")
 	}
 	if _, ok := Get("no-such-schema"); ok {
 		t.Errorf("a missing schema must not be found")

@@ -1,7 +1,8 @@
-; inherits: es-modules, jsx
+; inherits: js-common, jsx
 ; JavaScript (.js .mjs .cjs .jsx): definitions, ES imports and constructed
-; bindings; re-exports, CommonJS, calls and default exports come from
-; es-modules.scm, JSX component calls from jsx.scm. ts-common.scm follows
+; bindings; functions bound to names, re-exports, CommonJS, calls and default
+; exports come from
+; js-common.scm, JSX component calls from jsx.scm. ts-common.scm follows
 ; the same layout for the TypeScript grammar; keep them in step.
 
 ; ---- definitions: classes
@@ -45,15 +46,6 @@
   decorator: (decorator) @cc.def.decorator
   name: [(property_identifier) (private_property_identifier)] @cc.def.func.name) @cc.def.func.node
 
-; const f = () => {} / const f = function () {} / const g = function* () {}
-(variable_declarator
-  name: (identifier) @cc.def.func.name
-  value: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-    (generator_function body: (_) @cc.def.body)
-  ]) @cc.def.func.node
-
 ; class fields holding functions: handle = () => {}
 (field_definition
   property: [(property_identifier) (private_property_identifier)] @cc.def.func.name
@@ -62,56 +54,6 @@
     (function_expression body: (_) @cc.def.body)
     (generator_function body: (_) @cc.def.body)
   ]) @cc.def.func.node
-
-; object-literal properties holding functions: { f: function () {}, g: () => 1 }
-(pair
-  key: (property_identifier) @cc.def.func.name
-  value: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]) @cc.def.func.node
-
-; const api = { get() {} } qualifies its methods: api.get
-(variable_declarator
-  name: (identifier) @cc.scope.name
-  value: (object)) @cc.scope.node
-
-; CommonJS: exports.f = function () {} / module.exports.f = () => {}
-(assignment_expression
-  left: (member_expression
-    object: (identifier) @_exports
-    property: (property_identifier) @cc.def.func.name)
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_exports "exports")) @cc.def.func.node
-
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)
-    property: (property_identifier) @cc.def.func.name)
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")) @cc.def.func.node
-
-; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier)
-      property: (property_identifier) @_proto)
-    property: (property_identifier)) @cc.def.func.name
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_proto "prototype")) @cc.def.func.node
 
 ; ---- imports: ES modules
 ; import d from './a'

@@ -1,8 +1,9 @@
-; inherits: es-modules
+; inherits: js-common
 ; The part of the TypeScript schema that typescript.scm and tsx.scm share
 ; (both start with `; inherits: ts-common`): definitions, ES imports and
-; typed bindings; re-exports, CommonJS, calls and default exports come from
-; es-modules.scm. javascript.scm has the same layout for the JavaScript
+; typed bindings; functions bound to names, re-exports, CommonJS, calls and default
+; exports come from
+; js-common.scm. javascript.scm has the same layout for the JavaScript
 ; grammar; keep them in step.
 ;
 ; Type captures accept only types that name one type: T, ns.T, T<A>,
@@ -143,15 +144,6 @@
       (method_signature
         name: (property_identifier) @cc.def.func.name) @cc.def.func.node)))
 
-; const f = () => {} / const f = function () {} / const g = function* () {}
-(variable_declarator
-  name: (identifier) @cc.def.func.name
-  value: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-    (generator_function body: (_) @cc.def.body)
-  ]) @cc.def.func.node
-
 ; class fields holding functions: handle = () => {}
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
@@ -160,56 +152,6 @@
     (function_expression body: (_) @cc.def.body)
     (generator_function body: (_) @cc.def.body)
   ]) @cc.def.func.node
-
-; object-literal properties holding functions: { f: function () {}, g: () => 1 }
-(pair
-  key: (property_identifier) @cc.def.func.name
-  value: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]) @cc.def.func.node
-
-; const api = { get() {} } qualifies its methods: api.get
-(variable_declarator
-  name: (identifier) @cc.scope.name
-  value: (object)) @cc.scope.node
-
-; CommonJS: exports.f = function () {} / module.exports.f = () => {}
-(assignment_expression
-  left: (member_expression
-    object: (identifier) @_exports
-    property: (property_identifier) @cc.def.func.name)
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_exports "exports")) @cc.def.func.node
-
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)
-    property: (property_identifier) @cc.def.func.name)
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")) @cc.def.func.node
-
-; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier)
-      property: (property_identifier) @_proto)
-    property: (property_identifier)) @cc.def.func.name
-  right: [
-    (arrow_function body: (_) @cc.def.body)
-    (function_expression body: (_) @cc.def.body)
-  ]
-  (#eq? @_proto "prototype")) @cc.def.func.node
 
 ; ---- declared result types, one pattern per definition form above (a
 ; result pattern also creates its definition, so each keeps its form's

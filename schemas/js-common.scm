@@ -1,6 +1,67 @@
-; Shared by javascript.scm and ts-common.scm (the JavaScript and TypeScript
-; grammars name these nodes alike): re-exports, dynamic imports, CommonJS,
-; call sites, and default exports.
+; Shared by javascript.scm and ts-common.scm, for the nodes the JavaScript
+; and TypeScript grammars name alike: functions bound to names (variables,
+; object properties, CommonJS exports, prototypes), re-exports, dynamic
+; imports, CommonJS, call sites, and default exports.
+
+; ---- definitions: functions bound to names
+; const f = () => {} / const f = function () {} / const g = function* () {}
+(variable_declarator
+  name: (identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+    (generator_function body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; object-literal properties holding functions: { f: function () {}, g: () => 1 }
+(pair
+  key: (property_identifier) @cc.def.func.name
+  value: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; const api = { get() {} } qualifies its methods: api.get
+(variable_declarator
+  name: (identifier) @cc.scope.name
+  value: (object)) @cc.scope.node
+
+; CommonJS: exports.f = function () {} / module.exports.f = () => {}
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_exports
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    property: (property_identifier) @cc.def.func.name)
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @cc.def.func.node
+
+; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier)
+      property: (property_identifier) @_proto)
+    property: (property_identifier)) @cc.def.func.name
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#eq? @_proto "prototype")) @cc.def.func.node
 
 ; export {a as b} from './x'
 (export_statement

@@ -1,9 +1,9 @@
 ; inherits: js-common, jsx
-; JavaScript (.js .mjs .cjs .jsx): definitions, ES imports and constructed
-; bindings; functions bound to names, re-exports, CommonJS, calls and default
-; exports come from
-; js-common.scm, JSX component calls from jsx.scm. ts-common.scm follows
-; the same layout for the TypeScript grammar; keep them in step.
+; JavaScript (.js .mjs .cjs .jsx): classes, declared functions and methods,
+; ES imports and constructed bindings. Functions bound to names,
+; re-exports, CommonJS, calls and default exports come from js-common.scm,
+; JSX component calls from jsx.scm. ts-common.scm follows the same layout
+; for the TypeScript grammar; keep them in step.
 
 ; ---- definitions: classes
 (class_declaration

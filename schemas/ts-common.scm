@@ -1,10 +1,9 @@
 ; inherits: js-common
 ; The part of the TypeScript schema that typescript.scm and tsx.scm share
 ; (both start with `; inherits: ts-common`): definitions, ES imports and
-; typed bindings; functions bound to names, re-exports, CommonJS, calls and default
-; exports come from
-; js-common.scm. javascript.scm has the same layout for the JavaScript
-; grammar; keep them in step.
+; typed bindings. Functions bound to names, re-exports, CommonJS, calls and
+; default exports come from js-common.scm. javascript.scm has the same
+; layout for the JavaScript grammar; keep them in step.
 ;
 ; Type captures accept only types that name one type: T, ns.T, T<A>,
 ; string, and `T | undefined` / `T | null` (as T). Arrays, tuples, function

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -641,6 +642,51 @@ func TestWarmStartReparsesOnlyChanges(t *testing.T) {
 	}
 	if !contains(e.symbolsOf(t, dir, "cents"), "shop/util/fmt.py::cents") {
 		t.Errorf("the edit is not in the graph")
+	}
+	// An edit applied while the daemon runs is persisted in the background:
+	// the next start parses nothing.
+	q := filepath.Join(dir, "shop", "pricing.py")
+	b, _ = os.ReadFile(q)
+	os.WriteFile(q, append(b, []byte("\ndef tip(cart):\n    return 1\n")...), 0o644)
+	waitFor(t, "live edit applied", 10*time.Second, func() bool { return contains(e.symbolsOf(t, dir, "tip"), "shop/pricing.py::tip") })
+	w = restart()
+	if !w.Warm || w.Reparsed != 0 || !contains(e.symbolsOf(t, dir, "tip"), "shop/pricing.py::tip") {
+		t.Fatalf("warm start after a live edit: %+v", w)
+	}
+}
+
+func TestBadRequestsGetTheEnvelope(t *testing.T) {
+	e := newEnv(t)
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("detach: %+v", r)
+	}
+	sock := filepath.Join(e.home, "ccd.sock")
+	for _, c := range []struct {
+		method, path, body, code string
+		status                   int
+	}{
+		{"POST", "/v1/workspaces", "{not json", "bad_request", 400},
+		{"POST", "/v1/workspaces", "{}", "bad_request", 400},
+		{"GET", "/v1/impact?root=/tmp", "", "bad_request", 400},
+		{"GET", "/v1/impact?symbol=x&root=/nowhere/at/all", "", "not_initialized", 404},
+		{"GET", "/v1/impact?symbol=x&depth=-1&root=/tmp", "", "bad_request", 400},
+		{"GET", "/v1/impact?symbol=x&min_confidence=sure&root=/tmp", "", "bad_request", 400},
+		{"GET", "/v1/symbols?q=x&limit=0&root=/tmp", "", "bad_request", 400},
+		{"GET", "/v1/nope", "", "not_found", 404},
+		{"POST", "/v1/workspaces", `{"root":"/"}`, "bad_root", 422},
+	} {
+		var body []byte
+		if c.body != "" {
+			body = []byte(c.body)
+		}
+		resp, err := wire.Call(context.Background(), sock, c.method, c.path, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var we *wire.Error
+		if resp.Status != c.status || !errors.As(resp.Err(), &we) || we.Code != c.code || we.Message == "" || we.Hint == "" {
+			t.Errorf("%s %s: status %d, envelope %+v; want %d %s with a message and a hint", c.method, c.path, resp.Status, resp.Err(), c.status, c.code)
+		}
 	}
 }
 

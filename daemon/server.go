@@ -261,7 +261,7 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("depth"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "")
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "pass depth=3 for three hops of callers, depth=0 for all")
 			return
 		}
 		depth = n
@@ -270,7 +270,7 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("min_confidence"); v != "" {
 		c, err := graph.ParseConfidence(v)
 		if err != nil {
-			writeErr(w, http.StatusBadRequest, "bad_request", err.Error(), "")
+			writeErr(w, http.StatusBadRequest, "bad_request", err.Error(), "pass min_confidence=inferred to drop name-only matches")
 			return
 		}
 		conf = c
@@ -299,7 +299,7 @@ func (d *Daemon) handleSymbols(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q: want at least 1", v), "")
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q: want at least 1", v), "pass limit=20, or leave it out")
 			return
 		}
 		limit = n

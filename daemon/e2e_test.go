@@ -876,11 +876,14 @@ func BenchmarkEditToFresh(b *testing.B) {
 // before the watches are in place: no event is ever delivered for it, and
 // the rescan that ends the watcher's setup must still pick it up.
 func TestEditBeforeWatchesIsSeen(t *testing.T) {
-	e := newEnv(t, "CCD_TEST_WATCH_DELAY_MS=700", "CCD_DEBOUNCE_MS=10")
+	e := newEnv(t, "CCD_TEST_WATCH_DELAY_MS=1500", "CCD_DEBOUNCE_MS=10")
 	dir := fixture(t, "python")
-	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+	// init waits until the workspace is fresh; --no-wait returns at once, so
+	// the test can act inside the window.
+	if r := e.run(bins.ccd, nil, "init", "--no-wait", dir); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
+	waitFor(t, "indexed", 5*time.Second, func() bool { return e.workspace(t).State == "ready" })
 	if w := e.workspace(t); w.Fresh {
 		t.Fatalf("fresh before the watches are in place: %+v", w)
 	}

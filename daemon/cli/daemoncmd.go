@@ -193,8 +193,14 @@ func runInit(c *ctx, args []string) error {
 	}
 	tty := isTerminal(c.stderr)
 	last := ""
-	for in.State == "indexing" {
+	// Wait for the index, then (briefly) for the watches to be in place, so
+	// that the workspace is fresh when init returns.
+	settle := time.Now().Add(30 * time.Second)
+	for in.State == "indexing" || (in.State == "ready" && !in.Fresh && time.Now().Before(settle)) {
 		line := fmt.Sprintf("indexing %s: %s %d/%d files", in.Root, in.Phase, in.Done, in.Total)
+		if in.State == "ready" {
+			line, in.Phase = "watching "+in.Root+" for changes", "watch"
+		}
 		if tty {
 			fmt.Fprintf(c.stderr, "\r%-100s", line)
 		} else if in.Phase != last {

@@ -14,4 +14,5 @@ import (
 	_ "github.com/srwiley/rasterx"
 	_ "github.com/tliron/glsp/protocol_3_16"
 	_ "golang.org/x/image/font/opentype"
+	_ "gopkg.in/yaml.v3"
 )

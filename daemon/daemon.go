@@ -24,6 +24,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
@@ -65,6 +66,7 @@ type Daemon struct {
 	stop     chan string  // reasons to shut down
 	requests atomic.Int64
 	metrics  *metrics
+	hooks    *hooks.Engine
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -116,6 +118,12 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
 	d.reg = newRegistry(cfg, d.log)
+	pol, err := config.LoadHooks()
+	if err != nil {
+		return err
+	}
+	d.hooks = hooks.New(hookHost{d.reg}, pol, dir)
+	defer d.hooks.Close()
 	d.metrics = newMetrics(d)
 	d.last.Store(time.Now().UnixNano())
 	if err := os.WriteFile(filepath.Join(dir, "daemon.pid"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -54,7 +55,20 @@ type workspace struct {
 	saved      *index.Result // the result the store holds
 	saving     atomic.Bool
 	saveAgain  atomic.Bool
+	// recent remembers, per file, the graph before the last update that
+	// changed it, so a hook arriving after the watcher applied an edit can
+	// still diff the edit (guarded by upd).
+	recent map[string]recentChange
 }
+
+// recentChange is the graph before an update that changed a file.
+type recentChange struct {
+	before *graph.Graph
+	at     time.Time
+}
+
+// recentWindow is how long the graph before a file's last change is kept.
+const recentWindow = 30 * time.Second
 
 // snapshot returns the current result (nil while the first index runs)
 // and generation.

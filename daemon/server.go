@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
@@ -101,7 +103,11 @@ func (d *Daemon) handlePing(w http.ResponseWriter, r *http.Request) {
 
 func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := wire.Status{PID: os.Getpid(), Version: wire.Version, UptimeS: time.Since(d.started).Seconds(),
-		RSSBytes: rss(), Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{}}
+		RSSBytes: rss(), Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{},
+		Hooks: map[string]wire.HookStats{}}
+	for ev, s := range d.hooks.Stats() {
+		st.Hooks[ev] = wire.HookStats{Count: s.Count, Cards: s.Cards, P50MS: s.P50MS, P99MS: s.P99MS}
+	}
 	for _, ws := range d.reg.list() {
 		st.Workspaces = append(st.Workspaces, info(ws))
 	}
@@ -322,10 +328,31 @@ func (d *Daemon) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// handleHook answers hook events; the hook engine is not here yet, so the
-// answer is empty (the shim prints nothing).
+// maxHookEvent bounds a hook event (a Write of a large file carries its
+// content twice).
+const maxHookEvent = 64 << 20
+
+// handleHook answers a hook event with the JSON the shim prints (an empty
+// body: print nothing). CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR of the
+// hook process arrive as the project_dir and config_dir query parameters.
 func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHookEvent))
+	if err != nil {
+		writeErr(w, http.StatusRequestEntityTooLarge, "bad_request", "hook event: "+err.Error(),
+			"hook events are read up to 64 MB; nothing was added to the context")
+		return
+	}
+	q := r.URL.Query()
+	env := hooks.Env{ProjectDir: q.Get("project_dir"), ConfigDir: q.Get("config_dir")}
+	out, err := d.hooks.Handle(r.Context(), body, env)
+	if err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_event", err.Error(),
+			"send the hook event JSON Claude Code writes on stdin; nothing was added to the context")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
+	w.Write(out)
 }
 
 func (d *Daemon) handleMCP(w http.ResponseWriter, r *http.Request) {

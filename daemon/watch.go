@@ -11,6 +11,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 )
 
@@ -209,12 +210,12 @@ func (w *watcher) apply(since time.Time) {
 // re-reads every file, as after a branch switch; fast says the hint lists
 // every change and they are all writes, so known files can be re-read
 // without walking the tree (falling back to a full update otherwise).
-func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) {
+func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (before, after *index.Result, err error) {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
 	res, _ := ws.snapshot()
 	if res == nil {
-		return
+		return nil, nil, nil
 	}
 	if full {
 		for _, f := range res.Files {
@@ -223,7 +224,6 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	}
 	var next *index.Result
 	var st index.UpdateStats
-	var err error
 	ok := false
 	if fast && len(hint) > 0 {
 		next, st, ok, err = res.UpdateFiles(hint)
@@ -237,7 +237,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if err != nil {
 		ws.mu.Unlock()
 		r.log.Warn("update failed", "root", ws.root, "err", err)
-		return
+		return res, res, err
 	}
 	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
 	ws.res = next
@@ -251,10 +251,36 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	ws.head = gitHead(ws.root)
 	gen := ws.gen
 	ws.mu.Unlock()
+	if next.Graph != res.Graph && !full && len(hint) <= 64 {
+		now := time.Now()
+		if ws.recent == nil {
+			ws.recent = map[string]recentChange{}
+		}
+		for p, c := range ws.recent {
+			if now.Sub(c.at) > recentWindow {
+				delete(ws.recent, p)
+			}
+		}
+		for _, p := range hint {
+			ws.recent[p] = recentChange{before: res.Graph, at: now}
+		}
+	}
 	if changed {
 		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
 	}
 	go r.persist(ws)
+	return res, next, nil
+}
+
+// beforeChange returns the graph before the last update that changed rel,
+// when that was less than recentWindow ago.
+func (ws *workspace) beforeChange(rel string) *graph.Graph {
+	ws.upd.Lock()
+	defer ws.upd.Unlock()
+	if c, ok := ws.recent[rel]; ok && time.Since(c.at) <= recentWindow {
+		return c.before
+	}
+	return nil
 }
 
 func (w *watcher) hasPending() bool {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"time"
@@ -18,9 +19,9 @@ import (
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
-// maxEvent bounds what is read from stdin (tool responses can be large;
-// the daemon needs the head of the event, not megabytes of file content).
-const maxEvent = 8 << 20
+// maxEvent bounds what is read from stdin (a Write of a large file carries
+// its content twice); the daemon reads as much.
+const maxEvent = 64 << 20
 
 // budget reads a millisecond budget from the environment.
 func budget(name string, def time.Duration) time.Duration {
@@ -58,12 +59,13 @@ func run(stdin io.Reader, stdout io.Writer) error {
 	}
 	// The common case is a running daemon: post at once (one round trip),
 	// and only start a daemon when nothing answers.
-	resp, err := wire.Call(ctx, sock, "POST", "/v1/hook", ev)
+	target := hookPath()
+	resp, err := wire.Call(ctx, sock, "POST", target, ev)
 	if errors.Is(err, wire.ErrNoDaemon) && os.Getenv("CCD_NO_AUTOSTART") != "1" {
 		if sock, err = wire.Ensure(ctx, true); err != nil {
 			return fmt.Errorf("connect: %w", err)
 		}
-		resp, err = wire.Call(ctx, sock, "POST", "/v1/hook", ev)
+		resp, err = wire.Call(ctx, sock, "POST", target, ev)
 	}
 	if err != nil {
 		return err
@@ -73,6 +75,22 @@ func run(stdin io.Reader, stdout io.Writer) error {
 	}
 	_, err = stdout.Write(resp.Body)
 	return err
+}
+
+// hookPath is the endpoint with what the daemon cannot see itself: the
+// hook process's CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR.
+func hookPath() string {
+	q := url.Values{}
+	if v := os.Getenv("CLAUDE_PROJECT_DIR"); v != "" {
+		q.Set("project_dir", v)
+	}
+	if v := os.Getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		q.Set("config_dir", v)
+	}
+	if len(q) == 0 {
+		return "/v1/hook"
+	}
+	return "/v1/hook?" + q.Encode()
 }
 
 // logf records why the hook did nothing, in hook.log.

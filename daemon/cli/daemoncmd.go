@@ -126,6 +126,18 @@ func runStatus(c *ctx, args []string) error {
 	for _, w := range st.Workspaces {
 		writeWorkspace(c.stdout, w)
 	}
+	if len(st.Hooks) > 0 {
+		evs := make([]string, 0, len(st.Hooks))
+		for ev := range st.Hooks {
+			evs = append(evs, ev)
+		}
+		sort.Strings(evs)
+		fmt.Fprintf(c.stdout, "hooks:\n")
+		for _, ev := range evs {
+			h := st.Hooks[ev]
+			fmt.Fprintf(c.stdout, "  %-20s %6d events %5d cards  p50 %.2f ms  p99 %.2f ms\n", ev, h.Count, h.Cards, h.P50MS, h.P99MS)
+		}
+	}
 	return nil
 }
 

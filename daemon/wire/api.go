@@ -10,6 +10,17 @@ type Status struct {
 	StateDir   string          `json:"state_dir"`
 	Requests   int64           `json:"requests"`
 	Workspaces []WorkspaceInfo `json:"workspaces"`
+	// Hooks counts hook events per event type, with the cards emitted and
+	// the daemon-side latency.
+	Hooks map[string]HookStats `json:"hooks,omitempty"`
+}
+
+// HookStats are the counters of one hook event type.
+type HookStats struct {
+	Count int     `json:"count"`
+	Cards int     `json:"cards"`
+	P50MS float64 `json:"p50_ms"`
+	P99MS float64 `json:"p99_ms"`
 }
 
 // WorkspaceInfo describes one workspace; every answer about a workspace

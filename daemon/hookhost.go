@@ -1,0 +1,140 @@
+package daemon
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/daemon/hooks"
+)
+
+// hookHost implements hooks.Host on the registry.
+type hookHost struct{ r *registry }
+
+var _ hooks.Host = hookHost{}
+
+func (h hookHost) Lookup(p string) (string, bool) {
+	if w := h.r.find(p); w != nil {
+		return w.root, true
+	}
+	return "", false
+}
+
+// errNoSource refuses to initialise a root that holds no source file yet
+// (a clone target before the clone): initialising it would lock in an
+// empty graph.
+var errNoSource = errors.New("no source files yet")
+
+func (h hookHost) Init(root string) (hooks.View, error) {
+	if w := h.r.find(root); w != nil && w.root == root {
+		v, _ := h.View(root)
+		if v.State != StateFailed {
+			return v, nil
+		}
+	}
+	if !hasSource(root, h.r.cfg) {
+		return hooks.View{}, errNoSource
+	}
+	w, err := h.r.add(root, false)
+	if err != nil {
+		return hooks.View{}, err
+	}
+	return view(w), nil
+}
+
+func (h hookHost) View(root string) (hooks.View, bool) {
+	h.r.mu.Lock()
+	w := h.r.ws[root]
+	h.r.mu.Unlock()
+	if w == nil {
+		return hooks.View{}, false
+	}
+	return view(w), true
+}
+
+func view(w *workspace) hooks.View {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	v := hooks.View{Root: w.root, State: w.state, Error: w.err}
+	if w.res != nil {
+		v.Graph = w.res.Graph
+		v.Files = w.res.Summary.Parsed
+		v.Languages = w.res.Summary.Languages
+	}
+	if w.state == StateIndexing && w.prog != nil {
+		v.Phase, v.Done, v.Total = w.prog.Snapshot()
+	}
+	return v
+}
+
+func (h hookHost) Apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
+	h.r.mu.Lock()
+	w := h.r.ws[root]
+	h.r.mu.Unlock()
+	if w == nil {
+		return nil, nil, nil
+	}
+	var rels []string
+	for _, p := range paths {
+		if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+			rels = append(rels, filepath.ToSlash(r))
+		}
+	}
+	before, after, err := h.r.update(w, rels, false, true, time.Now())
+	if err != nil || before == nil {
+		return nil, nil, err
+	}
+	// The watcher may have applied the edit already: diff against the
+	// graph before that update.
+	if before.Graph == after.Graph && len(rels) == 1 {
+		if g := w.beforeChange(rels[0]); g != nil {
+			return g, after.Graph, nil
+		}
+	}
+	return before.Graph, after.Graph, nil
+}
+
+func (h hookHost) Rescan(root string) {
+	h.r.mu.Lock()
+	w := h.r.ws[root]
+	h.r.mu.Unlock()
+	if w != nil {
+		go h.r.update(w, nil, true, false, time.Now())
+	}
+}
+
+func (h hookHost) Board(root string) hooks.BoardInfo { return hooks.BoardInfo{} }
+
+func (h hookHost) SnapshotBoard(root string) {}
+
+// hasSource reports whether root holds at least one file of a known
+// language, looking at no more than a bounded number of entries.
+func hasSource(root string, cfg config.Config) bool {
+	skip := map[string]bool{}
+	for _, d := range cfg.SkipDirs {
+		skip[d] = true
+	}
+	seen, found := 0, false
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		seen++
+		if err != nil || seen > 50000 {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != root && (skip[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && config.LanguageFor(p) != nil {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}

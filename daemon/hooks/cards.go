@@ -1,0 +1,300 @@
+package hooks
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// A card is a few lines of context: a tagged head, body lines, and one
+// concrete next step. fit keeps it under the size budget by dropping body
+// lines from the end, never the head or the next step.
+type card struct {
+	head string
+	body []string
+	next string
+}
+
+func (c card) fit(max int) string {
+	var b strings.Builder
+	b.WriteString(c.head)
+	tail := ""
+	if c.next != "" {
+		tail = "\nNext: " + c.next
+	}
+	for _, l := range c.body {
+		if b.Len()+1+len(l)+len(tail) > max {
+			break
+		}
+		b.WriteString("\n")
+		b.WriteString(l)
+	}
+	if b.Len()+len(tail) <= max {
+		b.WriteString(tail)
+	}
+	s := b.String()
+	if len(s) > max {
+		s = truncate(s, max)
+	}
+	return s
+}
+
+// truncate cuts s to at most max bytes on a rune boundary, with an ellipsis.
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("…")
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// thousands formats n with thin separators people read quickly: 18,201.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// label is how a card names a node: its qualified name, or its path.
+func label(n *graph.Node) string {
+	if n.Qual != "" {
+		return n.Qual
+	}
+	return n.Path
+}
+
+// loc is "path:line".
+func loc(p string, line int) string {
+	if line > 0 {
+		return fmt.Sprintf("%s:%d", p, line)
+	}
+	return p
+}
+
+// plural is "1 caller", "3 callers".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// callerList renders neighbours as "path:line Label" items (the call site
+// for callers, the definition for callees), with a "+N more" tail.
+func callerList(g *graph.Graph, nbs []graph.Neighbor, callers bool, max int) string {
+	var items []string
+	for i, nb := range nbs {
+		if i == max {
+			items = append(items, fmt.Sprintf("+%d more", len(nbs)-max))
+			break
+		}
+		n := g.Nodes[nb.Node]
+		where := loc(n.Path, n.StartLine)
+		if callers && len(nb.Lines) > 0 {
+			where = loc(nb.Path, nb.Lines[0])
+		}
+		weak := ""
+		if nb.Confidence <= graph.NameMatch {
+			weak = "?"
+		}
+		items = append(items, where+" "+label(n)+weak)
+	}
+	return strings.Join(items, "; ")
+}
+
+// callerFiles counts the distinct files neighbours call from.
+func callerFiles(nbs []graph.Neighbor) int {
+	seen := map[string]bool{}
+	for _, nb := range nbs {
+		for _, s := range nb.Sites {
+			seen[s.Path] = true
+		}
+	}
+	return len(seen)
+}
+
+// testCommand suggests how to run the given test nodes: `go test` with a
+// -run filter per package, pytest node ids, or the test files.
+func testCommand(g *graph.Graph, tests []int) string {
+	if len(tests) == 0 {
+		return ""
+	}
+	type goPkg struct{ names []string }
+	gos := map[string]*goPkg{}
+	var goDirs []string
+	var py, other []string
+	seen := map[string]bool{}
+	for _, t := range tests {
+		n := g.Nodes[t]
+		switch {
+		case n.Lang == "go" && n.Kind == graph.Func:
+			dir := "./" + path.Dir(n.Path)
+			if path.Dir(n.Path) == "." {
+				dir = "."
+			}
+			p := gos[dir]
+			if p == nil {
+				p = &goPkg{}
+				gos[dir] = p
+				goDirs = append(goDirs, dir)
+			}
+			name := n.Name
+			if !seen[dir+name] {
+				seen[dir+name] = true
+				p.names = append(p.names, name)
+			}
+		case n.Lang == "python" && n.Kind != graph.Module:
+			id := n.Path + "::" + strings.ReplaceAll(n.Qual, ".", "::")
+			if !seen[id] {
+				seen[id] = true
+				py = append(py, id)
+			}
+		default:
+			if !seen[n.Path] {
+				seen[n.Path] = true
+				other = append(other, n.Path)
+			}
+		}
+	}
+	var cmds []string
+	sort.Strings(goDirs)
+	for _, d := range goDirs {
+		names := gos[d].names
+		sort.Strings(names)
+		if len(names) > 6 {
+			cmds = append(cmds, "go test "+d)
+			continue
+		}
+		cmds = append(cmds, fmt.Sprintf("go test %s -run '^(%s)$'", d, strings.Join(names, "|")))
+	}
+	if len(py) > 0 {
+		sort.Strings(py)
+		if len(py) > 4 {
+			files := map[string]bool{}
+			var fs []string
+			for _, id := range py {
+				f, _, _ := strings.Cut(id, "::")
+				if !files[f] {
+					files[f] = true
+					fs = append(fs, f)
+				}
+			}
+			py = fs
+		}
+		cmds = append(cmds, "python -m pytest "+strings.Join(py, " "))
+	}
+	if len(other) > 0 {
+		sort.Strings(other)
+		if len(other) > 4 {
+			other = append(other[:4], fmt.Sprintf("+%d more", len(other)-4))
+		}
+		cmds = append(cmds, "run the tests in "+strings.Join(other, ", "))
+	}
+	return strings.Join(cmds, " && ")
+}
+
+// testNames lists tests as "Label path:line".
+func testNames(g *graph.Graph, tests []int, max int) string {
+	var items []string
+	for i, t := range tests {
+		if i == max {
+			items = append(items, fmt.Sprintf("+%d more", len(tests)-max))
+			break
+		}
+		n := g.Nodes[t]
+		items = append(items, label(n)+" "+loc(n.Path, n.StartLine))
+	}
+	return strings.Join(items, "; ")
+}
+
+// languages renders "go 380, python 32", biggest first.
+func languages(langs map[string]int) string {
+	type kv struct {
+		k string
+		v int
+	}
+	var xs []kv
+	for k, v := range langs {
+		xs = append(xs, kv{k, v})
+	}
+	sort.Slice(xs, func(i, j int) bool {
+		if xs[i].v != xs[j].v {
+			return xs[i].v > xs[j].v
+		}
+		return xs[i].k < xs[j].k
+	})
+	var parts []string
+	for i, x := range xs {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-4))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s", x.k, thousands(x.v)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// hubs returns the modules with the most import and call links, best
+// first.
+func hubs(g *graph.Graph, max int) []string {
+	type hub struct {
+		path string
+		n    int
+	}
+	deg := map[int]int{}
+	for _, e := range g.Edges {
+		if e.Type == graph.Contains {
+			continue
+		}
+		a, b := moduleOf(g, e.From), moduleOf(g, e.To)
+		if a == b {
+			continue
+		}
+		deg[a]++
+		deg[b]++
+	}
+	var hs []hub
+	for m, n := range deg {
+		hs = append(hs, hub{g.Nodes[m].Path, n})
+	}
+	sort.Slice(hs, func(i, j int) bool {
+		if hs[i].n != hs[j].n {
+			return hs[i].n > hs[j].n
+		}
+		return hs[i].path < hs[j].path
+	})
+	var out []string
+	for i := 0; i < len(hs) && i < max; i++ {
+		out = append(out, fmt.Sprintf("%s (%d links)", hs[i].path, hs[i].n))
+	}
+	return out
+}
+
+// moduleOf returns the module node of node i's file (a module's id is its
+// path).
+func moduleOf(g *graph.Graph, i int) int {
+	if m, ok := g.Index(g.Nodes[i].Path); ok {
+		return m
+	}
+	return i
+}
+
+// overview is the one-line size of a workspace's graph.
+func overview(g *graph.Graph, files int, langs map[string]int) string {
+	return fmt.Sprintf("%s files (%s): %s functions, %s classes, %s call edges",
+		thousands(files), languages(langs), thousands(g.Count(graph.Func)), thousands(g.Count(graph.Class)),
+		thousands(g.CountEdges(graph.Call)))
+}

@@ -1,0 +1,393 @@
+package hooks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// symChange is one symbol an edit touched.
+type symChange struct {
+	what   string // added, removed, renamed, signature, body
+	id     string
+	before *graph.Node // nil for added
+	after  *graph.Node // nil for removed
+	// callers are the callers that may break (signature, removed, renamed)
+	// or that see the new behaviour (body).
+	callers []caller
+}
+
+// caller is a call site of an edited symbol, as remembered for the Stop
+// reminder.
+type caller struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	Line  int    `json:"line"` // the call site
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// diffFile compares the symbols of file rel before and after an edit.
+// patches (new-file line ranges) tell which bodies changed; without them a
+// changed line span counts as a changed body.
+func diffFile(before, after *graph.Graph, rel string, patches []Patch) []symChange {
+	bm, am := fileNodes(before, rel), fileNodes(after, rel)
+	var out []symChange
+	var removed, added []symChange
+	for id, bi := range bm {
+		b := before.Nodes[bi]
+		ai, ok := am[id]
+		if !ok {
+			removed = append(removed, symChange{what: "removed", id: id, before: b})
+			continue
+		}
+		a := after.Nodes[ai]
+		switch {
+		case normSig(a.Signature) != normSig(b.Signature):
+			out = append(out, symChange{what: "signature", id: id, before: b, after: a})
+		case touched(a, b, patches):
+			out = append(out, symChange{what: "body", id: id, before: b, after: a})
+		}
+	}
+	for id, ai := range am {
+		if _, ok := bm[id]; !ok {
+			added = append(added, symChange{what: "added", id: id, after: after.Nodes[ai]})
+		}
+	}
+	sortChanges(removed)
+	sortChanges(added)
+	// A removal and an addition of the same kind whose signatures match
+	// once the names are swapped is a rename.
+	used := map[int]bool{}
+	for ri := range removed {
+		r := &removed[ri]
+		for ai := range added {
+			a := added[ai]
+			if used[ai] || a.after.Kind != r.before.Kind || parentQual(a.after.Qual) != parentQual(r.before.Qual) {
+				continue
+			}
+			if strings.ReplaceAll(normSig(r.before.Signature), r.before.Name, a.after.Name) == normSig(a.after.Signature) {
+				used[ai] = true
+				r.what, r.after = "renamed", a.after
+				break
+			}
+		}
+	}
+	out = append(out, removed...)
+	for ai, a := range added {
+		if !used[ai] {
+			out = append(out, a)
+		}
+	}
+	out = innermostBodies(out)
+	sortChanges(out)
+	return out
+}
+
+func sortChanges(cs []symChange) {
+	rank := map[string]int{"removed": 0, "renamed": 1, "signature": 2, "body": 3, "added": 4}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if rank[cs[i].what] != rank[cs[j].what] {
+			return rank[cs[i].what] < rank[cs[j].what]
+		}
+		return cs[i].id < cs[j].id
+	})
+}
+
+// innermostBodies drops a body change of a symbol when a symbol nested in
+// it changed too (the class of an edited method says nothing more).
+func innermostBodies(cs []symChange) []symChange {
+	var out []symChange
+	for i, c := range cs {
+		if c.what == "body" {
+			inner := false
+			for j, d := range cs {
+				if i != j && d.after != nil && strings.HasPrefix(d.id, c.id+".") {
+					inner = true
+					break
+				}
+			}
+			if inner {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func parentQual(q string) string {
+	if i := strings.LastIndex(q, "."); i >= 0 {
+		return q[:i]
+	}
+	return ""
+}
+
+// normSig ignores whitespace differences in signatures.
+func normSig(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// touched reports whether an edit hunk overlaps the symbol's new range.
+func touched(a, b *graph.Node, patches []Patch) bool {
+	if len(patches) == 0 {
+		return a.EndLine-a.StartLine != b.EndLine-b.StartLine
+	}
+	for _, p := range patches {
+		end := p.NewStart + p.NewLines - 1
+		if p.NewLines == 0 {
+			end = p.NewStart
+		}
+		if p.NewStart <= a.EndLine && end >= a.StartLine {
+			return true
+		}
+	}
+	return false
+}
+
+// fileNodes maps the ids of the classes and functions of file rel to
+// their indexes.
+func fileNodes(g *graph.Graph, rel string) map[string]int {
+	m := map[string]int{}
+	if g == nil {
+		return m
+	}
+	for _, i := range g.InFile(rel) {
+		if g.Nodes[i].Kind != graph.Module {
+			m[g.Nodes[i].ID] = i
+		}
+	}
+	return m
+}
+
+// callersOf lists the call sites of node id: from the graph after the edit
+// when the symbol still exists there (fresh lines), else from before.
+func callersOf(before, after *graph.Graph, id, rel string) []caller {
+	g := after
+	i, ok := after.Index(id)
+	if !ok {
+		g = before
+		if i, ok = before.Index(id); !ok {
+			return nil
+		}
+	}
+	var out []caller
+	for _, nb := range g.Neighbors(i, graph.In, graph.Filter{}) {
+		n := g.Nodes[nb.Node]
+		c := caller{ID: n.ID, Label: label(n), Path: nb.Path, Start: n.StartLine, End: n.EndLine}
+		if len(nb.Lines) > 0 {
+			c.Line = nb.Lines[0]
+		}
+		// A caller in the edited file may have moved: take its new place.
+		if g == before && n.Path == rel {
+			j, ok := after.Index(n.ID)
+			if !ok {
+				continue // removed by the same edit
+			}
+			m := after.Nodes[j]
+			c.Path, c.Line, c.Start, c.End = m.Path, m.StartLine, m.StartLine, m.EndLine
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func siteList(cs []caller, max int) string {
+	var items []string
+	for i, c := range cs {
+		if i == max {
+			items = append(items, fmt.Sprintf("+%d more", len(cs)-max))
+			break
+		}
+		items = append(items, loc(c.Path, c.Line)+" "+c.Label)
+	}
+	return strings.Join(items, "; ")
+}
+
+func callerFileCount(cs []caller) int {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		seen[c.Path] = true
+	}
+	return len(seen)
+}
+
+func (e *Engine) afterEdit(ev *Event) outcome {
+	p := abs(ev.FilePath(), ev.Cwd)
+	if p == "" {
+		return outcome{reason: "edit without a file path"}
+	}
+	if ev.Failed() {
+		return outcome{reason: "edit failed"}
+	}
+	root, _ := e.rootFor(ev)
+	if root == "" {
+		return outcome{reason: "no workspace for " + p}
+	}
+	auto := e.announce(ev, root)
+	r := rel(root, p)
+	out := outcome{root: root}
+	if auto != "" {
+		out.kind, out.text, out.exempt = "auto-init", auto, true
+	}
+	before, after, err := e.host.Apply(root, []string{p})
+	if err != nil {
+		out.reason = "update failed: " + err.Error()
+		return out
+	}
+	if before == nil || after == nil {
+		out.reason = "graph not ready"
+		return out
+	}
+	changes := diffFile(before, after, r, ev.Patches())
+	if len(changes) == 0 {
+		out.reason = "no symbol changed"
+		return out
+	}
+	text, risky := editCard(before, after, r, changes, e.pol.CardMax)
+	if len(risky) > 0 {
+		e.withSession(ev, func(s *session) {
+			for _, c := range risky {
+				c.Root = root
+				s.Edited[root+"|"+c.Target] = c
+				delete(s.Reminded, root+"|"+c.Target)
+			}
+		})
+	}
+	if text == "" {
+		out.reason = "edit changed nothing with callers or tests"
+		return out
+	}
+	if auto != "" {
+		text = truncate(auto+"\n"+text, e.pol.CardMax)
+	}
+	out.kind, out.text, out.exempt = "edit", text, false
+	return out
+}
+
+// riskyEdit is an edit the Stop reminder follows up: a changed signature,
+// a removal or a rename, with the callers it may break.
+type riskyEdit = edited
+
+// editCard says what an edit changed, which callers may break and which
+// tests to run. It returns "" when nothing changed that has callers or
+// tests, and the risky edits to remember.
+func editCard(before, after *graph.Graph, rel string, changes []symChange, max int) (string, []riskyEdit) {
+	var lines []string
+	var risky []riskyEdit
+	var testIDs []string
+	seenTest := map[string]bool{}
+	addTests := func(id string) {
+		g := before
+		i, ok := before.Index(id)
+		if !ok {
+			return
+		}
+		for _, t := range g.Tests(i, 3, graph.Filter{}) {
+			tid := g.Nodes[t].ID
+			if !seenTest[tid] {
+				seenTest[tid] = true
+				testIDs = append(testIDs, tid)
+			}
+		}
+	}
+	var headline, next string
+	var added []string
+	var bodies []string
+	for _, c := range changes {
+		switch c.what {
+		case "removed", "renamed", "signature":
+			cs := callersOf(before, after, c.id, rel)
+			addTests(c.id)
+			name := label(c.before)
+			var l string
+			switch c.what {
+			case "removed":
+				if len(cs) == 0 {
+					l = "Removed " + name + " (no callers left)."
+				} else {
+					l = fmt.Sprintf("REMOVED %s but it is still called: %s — these calls now fail.", name, siteList(cs, 4))
+				}
+			case "renamed":
+				if len(cs) == 0 {
+					l = fmt.Sprintf("Renamed %s → %s (no callers).", name, label(c.after))
+				} else {
+					l = fmt.Sprintf("RENAMED %s → %s but callers still use the old name: %s.", name, label(c.after), siteList(cs, 4))
+				}
+			case "signature":
+				l = fmt.Sprintf("Signature of %s changed:\n  was: %s\n  now: %s", name, normSig(c.before.Signature), normSig(c.after.Signature))
+				if len(cs) > 0 {
+					l += fmt.Sprintf("\nMay break %s in %s: %s", plural(len(cs), "caller"), plural(callerFileCount(cs), "file"), siteList(cs, 5))
+				}
+			}
+			lines = append(lines, l)
+			if len(cs) > 0 {
+				risky = append(risky, riskyEdit{Root: "", Label: name, What: c.what, Target: c.id, Callers: cs})
+				if next == "" {
+					next = fmt.Sprintf("update the %s of %s", plural(len(cs), "caller"), name)
+				}
+			}
+			if headline == "" {
+				headline = c.what
+			}
+		case "body":
+			cs := callersOf(before, after, c.id, rel)
+			addTests(c.id)
+			if len(cs) > 0 {
+				bodies = append(bodies, fmt.Sprintf("%s (%s)", label(c.after), plural(len(cs), "caller")))
+			} else {
+				bodies = append(bodies, label(c.after))
+			}
+		case "added":
+			added = append(added, label(c.after))
+		}
+	}
+	if len(bodies) > 0 {
+		lines = append(lines, "Body changed: "+joinMax(bodies, 5)+".")
+	}
+	if len(added) > 0 {
+		lines = append(lines, "Added: "+joinMax(added, 5)+".")
+	}
+	var tests []int
+	for _, id := range testIDs {
+		if i, ok := after.Index(id); ok {
+			tests = append(tests, i)
+		}
+	}
+	cmd := testCommand(after, tests)
+	if len(risky) == 0 && len(tests) == 0 {
+		// Only bodies without tests, or additions: nothing actionable
+		// unless callers see the change.
+		hasCallers := false
+		for _, b := range bodies {
+			if strings.Contains(b, "caller") {
+				hasCallers = true
+			}
+		}
+		if !hasCallers {
+			return "", nil
+		}
+	}
+	if cmd != "" {
+		lines = append(lines, "Tests to run: "+cmd)
+		if next == "" {
+			next = "run " + cmd
+		} else {
+			next += ", then run " + cmd
+		}
+	} else if next == "" {
+		next = "no test reaches the changed code; check the callers above by hand or add a test"
+	} else {
+		next += "; no test reaches the changed code"
+	}
+	c := card{head: "[ccd edit] " + rel + ":", body: lines, next: next + "."}
+	return c.fit(max), risky
+}
+
+func joinMax(xs []string, max int) string {
+	if len(xs) > max {
+		return strings.Join(xs[:max], ", ") + fmt.Sprintf(", +%d more", len(xs)-max)
+	}
+	return strings.Join(xs, ", ")
+}

@@ -1,0 +1,319 @@
+package daemon_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/hooks/*.txtar")
+
+// A hook transcript (testdata/hooks/NAME.txtar) replays events through the
+// real ccd-hook binary against a real daemon and compares what the hook
+// adds to the agent's context. Sections:
+//
+//	repo/PATH      a file of the workspace $WORK/repo
+//	origin/PATH    a file of a git repository at $WORK/origin (committed)
+//	NN.sh          shell commands run in $WORK before step NN
+//	NN.write:PATH  content written to $WORK/PATH before step NN
+//	NN.event       the hook event JSON ($WORK and $REPO are replaced)
+//	NN.want        the additionalContext expected ("" = the hook prints nothing)
+//
+// The comment may hold `repo: NAME` (the files of
+// testdata/hooks/repos/NAME.txtar make up $WORK/repo), `init: repo` (index $WORK/repo before the first
+// step) and `env: K=V` lines. Before each event the runner waits until every
+// workspace the daemon knows is indexed and fresh, so transcripts are
+// deterministic. `go test ./daemon -run Transcripts -update` rewrites the
+// want sections.
+func TestHookTranscripts(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "hooks", "*.txtar"))
+	if len(files) == 0 {
+		t.Fatal("no transcripts in testdata/hooks")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
+		t.Run(name, func(t *testing.T) { runTranscript(t, file) })
+	}
+}
+
+type step struct {
+	n      string
+	sh     string
+	writes []txtar.File
+	event  []byte
+	want   *txtar.File
+}
+
+func runTranscript(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vars []string
+	initRepo := false
+	own := len(ar.Files) // sections of the file itself (repo: adds more)
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		switch {
+		case strings.HasPrefix(line, "init: repo"):
+			initRepo = true
+		case strings.HasPrefix(line, "repo: "):
+			base, err := txtar.ParseFile(filepath.Join(filepath.Dir(file), "repos", strings.TrimSpace(strings.TrimPrefix(line, "repo: "))+".txtar"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range base.Files {
+				ar.Files = append(ar.Files, txtar.File{Name: "repo/" + f.Name, Data: f.Data})
+			}
+		case strings.HasPrefix(line, "env: "):
+			vars = append(vars, strings.TrimPrefix(line, "env: "))
+		}
+	}
+	e := newEnv(t, vars...)
+	work, err := os.MkdirTemp("/tmp", "ccdw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	work, _ = filepath.EvalSymlinks(work)
+	repo := filepath.Join(work, "repo")
+	steps := map[string]*step{}
+	stepOf := func(n string) *step {
+		if steps[n] == nil {
+			steps[n] = &step{n: n}
+		}
+		return steps[n]
+	}
+	hasOrigin := false
+	for i := range ar.Files {
+		f := &ar.Files[i]
+		switch {
+		case strings.HasPrefix(f.Name, "repo/"):
+			writeFile(t, filepath.Join(work, f.Name), f.Data)
+		case strings.HasPrefix(f.Name, "origin/"):
+			writeFile(t, filepath.Join(work, f.Name), f.Data)
+			hasOrigin = true
+		default:
+			n, kind, ok := strings.Cut(f.Name, ".")
+			if !ok {
+				t.Fatalf("%s: section %q: want repo/, origin/ or NN.kind", file, f.Name)
+			}
+			s := stepOf(n)
+			switch {
+			case kind == "sh":
+				s.sh = string(f.Data)
+			case strings.HasPrefix(kind, "write:"):
+				s.writes = append(s.writes, txtar.File{Name: strings.TrimPrefix(kind, "write:"), Data: f.Data})
+			case kind == "event":
+				s.event = f.Data
+			case kind == "want":
+				s.want = f
+			default:
+				t.Fatalf("%s: unknown section kind %q", file, kind)
+			}
+		}
+	}
+	if hasOrigin {
+		origin := filepath.Join(work, "origin")
+		git(t, origin, "init", "-q")
+		git(t, origin, "add", "-A")
+		git(t, origin, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "origin")
+	}
+	os.MkdirAll(filepath.Join(work, "app"), 0o755)
+	if initRepo {
+		if r := e.run(bins.ccd, nil, "init", repo); r.code != 0 {
+			t.Fatalf("ccd init: %+v", r)
+		}
+	}
+	var order []string
+	for n := range steps {
+		order = append(order, n)
+	}
+	sort.Strings(order)
+	replace := strings.NewReplacer("$WORK", work, "$REPO", repo)
+	changed := false
+	for _, n := range order {
+		s := steps[n]
+		if s.sh != "" {
+			cmd := exec.Command("sh", "-ec", replace.Replace(s.sh))
+			cmd.Dir = work
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t",
+				"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("step %s sh: %v\n%s", n, err, out)
+			}
+		}
+		for _, w := range s.writes {
+			writeFile(t, filepath.Join(work, w.Name), []byte(replace.Replace(string(w.Data))))
+		}
+		if s.event == nil {
+			continue
+		}
+		settle(t, e)
+		r := e.run(bins.hook, []byte(replace.Replace(string(s.event))))
+		if r.code != 0 {
+			t.Fatalf("step %s: exit %d: %s", n, r.code, r.stderr)
+		}
+		got := ""
+		if strings.TrimSpace(r.stdout) != "" {
+			var out struct {
+				HSO struct {
+					Event string `json:"hookEventName"`
+					Ctx   string `json:"additionalContext"`
+				} `json:"hookSpecificOutput"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatalf("step %s: stdout is not hook JSON: %v\n%s", n, err, r.stdout)
+			}
+			if out.HSO.Ctx == "" {
+				t.Fatalf("step %s: hook output without additionalContext: %s", n, r.stdout)
+			}
+			if len(out.HSO.Ctx) > 900 {
+				t.Errorf("step %s: card of %d chars, over the 900 budget", n, len(out.HSO.Ctx))
+			}
+			got = strings.ReplaceAll(strings.ReplaceAll(out.HSO.Ctx, repo, "$REPO"), work, "$WORK") + "\n"
+		}
+		if s.want == nil {
+			t.Fatalf("step %s: no want section", n)
+		}
+		if got != string(s.want.Data) {
+			if *update {
+				s.want.Data = []byte(got)
+				changed = true
+				continue
+			}
+			t.Errorf("step %s (%s): card differs\n--- got ---\n%s--- want ---\n%s", n, file, got, s.want.Data)
+		}
+	}
+	if changed {
+		ar.Files = ar.Files[:own]
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func writeFile(t *testing.T, p string, b []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// settle waits until the daemon (if running) has every workspace indexed
+// and fresh.
+func settle(t *testing.T, e *env) {
+	t.Helper()
+	sock := filepath.Join(e.home, "ccd.sock")
+	if _, err := os.Stat(sock); err != nil {
+		return
+	}
+	waitFor(t, "workspaces to settle", 60*time.Second, func() bool {
+		r := e.run(bins.ccd, nil, "status", "--json")
+		var st wire.Status
+		if json.Unmarshal([]byte(r.stdout), &st) != nil {
+			return true // no daemon
+		}
+		for _, w := range st.Workspaces {
+			if w.State == "indexing" || (w.State == "ready" && !w.Fresh) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestHookBadInput feeds the shim what a broken client could send: the
+// agent is never blocked and nothing reaches its context.
+func TestHookBadInput(t *testing.T) {
+	e := newEnv(t)
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("start daemon: %+v", r)
+	}
+	big := append([]byte(`{"hook_event_name":"PostToolUse","session_id":"b","cwd":"/tmp","tool_name":"Write","tool_input":{"file_path":"/tmp/ccd-none/x.py","content":"`),
+		bytes.Repeat([]byte("x"), 10<<20)...)
+	big = append(big, `"}}`...)
+	cases := []struct {
+		name  string
+		stdin []byte
+	}{
+		{"malformed JSON", []byte(`{"hook_event_name": "PreToolUse", "tool_name": `)},
+		{"not an object", []byte(`[1,2,3]`)},
+		{"empty stdin", []byte{}},
+		{"unknown event", []byte(`{"hook_event_name":"SomethingNew","session_id":"b","cwd":"/tmp"}`)},
+		{"no event name", []byte(`{"session_id":"b","cwd":"/tmp"}`)},
+		{"binary garbage", []byte{0xff, 0xfe, 0x00, 0x01, '{'}},
+		{"10 MB payload", big},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.run(bins.hook, c.stdin)
+			if r.code != 0 || r.stdout != "" {
+				t.Errorf("exit %d, stdout %q: want exit 0 and no output", r.code, r.stdout)
+			}
+		})
+	}
+	// The daemon survived all of it.
+	if r := e.run(bins.ccd, nil, "status", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"pid"`) {
+		t.Fatalf("daemon gone after bad input: %+v", r)
+	}
+}
+
+// TestHookParallel runs 100 hook invocations at once against one workspace:
+// every one exits 0 with valid output, the workspace is initialised once,
+// and a card shown to a session is shown once.
+func TestHookParallel(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	var wg sync.WaitGroup
+	outs := make([]result, 100)
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			ev := fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"p%d","cwd":%s,"tool_name":"Grep","tool_input":{"pattern":"nothing_known_%d"}}`,
+				i%10, strconv.Quote(dir), i)
+			outs[i] = e.run(bins.hook, []byte(ev))
+		}(i)
+	}
+	wg.Wait()
+	cards := 0
+	for i, r := range outs {
+		if r.code != 0 {
+			t.Errorf("invocation %d: exit %d %s", i, r.code, r.stderr)
+		}
+		if s := strings.TrimSpace(r.stdout); s != "" {
+			if !json.Valid([]byte(s)) {
+				t.Errorf("invocation %d: invalid JSON %q", i, s)
+			}
+			cards++
+		}
+	}
+	// Ten sessions, each told about the workspace exactly once (the
+	// AUTO-INIT line); the searches are for unknown names.
+	if cards != 10 {
+		t.Errorf("%d cards from 100 events in 10 sessions, want 10 (one AUTO-INIT per session)", cards)
+	}
+	if n := len(e.daemons()); n != 1 {
+		t.Errorf("%d daemons", n)
+	}
+}

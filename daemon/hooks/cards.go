@@ -268,7 +268,10 @@ func hubs(g *graph.Graph, max int) []string {
 	}
 	var hs []hub
 	for m, n := range deg {
-		hs = append(hs, hub{g.Nodes[m].Path, n})
+		// Tests link to much of the code but are not where it lives.
+		if nd := g.Nodes[m]; nd.Kind == graph.Module && !nd.Test && !graph.IsTestFile(nd.Path) {
+			hs = append(hs, hub{nd.Path, n})
+		}
 	}
 	sort.Slice(hs, func(i, j int) bool {
 		if hs[i].n != hs[j].n {

@@ -83,7 +83,8 @@ func BashSearch(cmd string) string {
 		tool := path.Base(words[0])
 		args := words[1:]
 		if tool == "git" {
-			if args[0] != "grep" {
+			args = skipGitOptions(args)
+			if len(args) == 0 || args[0] != "grep" {
 				continue
 			}
 			tool, args = "grep", args[1:]
@@ -204,14 +205,7 @@ func gitCommand(cmd string) (sub, cloneDir string) {
 		if len(seg) < 2 || path.Base(seg[0]) != "git" {
 			continue
 		}
-		args := seg[1:]
-		// Skip global options (-C dir, -c k=v, --no-pager ...).
-		for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			if (args[0] == "-C" || args[0] == "-c") && len(args) > 1 {
-				args = args[1:]
-			}
-			args = args[1:]
-		}
+		args := skipGitOptions(seg[1:])
 		if len(args) == 0 {
 			continue
 		}
@@ -244,4 +238,16 @@ func gitCommand(cmd string) (sub, cloneDir string) {
 		}
 	}
 	return "", ""
+}
+
+// skipGitOptions drops git's global options (-C dir, -c k=v, --no-pager
+// ...) in front of the subcommand.
+func skipGitOptions(args []string) []string {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if (args[0] == "-C" || args[0] == "-c") && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	return args
 }

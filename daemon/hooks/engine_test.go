@@ -1,0 +1,245 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
+)
+
+// indexHost serves one real, in-process index (no daemon) to the engine.
+type indexHost struct {
+	root string
+	res  *index.Result
+}
+
+func (h *indexHost) Lookup(p string) (string, bool) {
+	if p == h.root || strings.HasPrefix(p, h.root+"/") {
+		return h.root, true
+	}
+	return "", false
+}
+func (h *indexHost) Init(root string) (View, error) { v, _ := h.View(root); return v, nil }
+func (h *indexHost) View(root string) (View, bool) {
+	if root != h.root {
+		return View{}, false
+	}
+	return View{Root: root, State: "ready", Graph: h.res.Graph, Files: h.res.Summary.Parsed, Languages: h.res.Summary.Languages}, true
+}
+func (h *indexHost) Apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
+	before := h.res.Graph
+	next, _, err := h.res.Update(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	h.res = next
+	return before, next.Graph, nil
+}
+func (h *indexHost) Rescan(string)             {}
+func (h *indexHost) Board(string) BoardInfo    { return BoardInfo{} }
+func (h *indexHost) SnapshotBoard(root string) {}
+
+func shopRepo(t *testing.T) *indexHost {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "hooks", "repos", "shop.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, f.Name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := index.Build(dir, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &indexHost{root: dir, res: res}
+}
+
+func readEvent(session, root, rel string) []byte {
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "session_id": session, "cwd": root,
+		"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(root, rel)}})
+	return b
+}
+
+func cardOf(t *testing.T, out []byte) string {
+	t.Helper()
+	if out == nil {
+		return ""
+	}
+	var v struct {
+		H struct {
+			C string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("bad output %s: %v", out, err)
+	}
+	return v.H.C
+}
+
+func TestThrottle(t *testing.T) {
+	h := shopRepo(t)
+	pol := config.DefaultHooks()
+	pol.Budget = 2
+	pol.BudgetWindow = time.Hour
+	e := New(h, pol, "")
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e.now = func() time.Time { return now }
+	ctx := context.Background()
+	handle := func(b []byte) string {
+		out, err := e.Handle(ctx, b, Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cardOf(t, out)
+	}
+	// First read: AUTO-INIT + impact (the AUTO-INIT part is exempt, the
+	// impact card counts against the budget).
+	if c := handle(readEvent("s", h.root, "shop/pricing.py")); !strings.Contains(c, "[ccd impact] price_of") {
+		t.Fatalf("first read: %q", c)
+	}
+	// Same read at once: same card → nothing (novelty).
+	if c := handle(readEvent("s", h.root, "shop/pricing.py")); c != "" {
+		t.Fatalf("repeated read: %q", c)
+	}
+	// Past the novelty window the cool-down has also passed: shown again,
+	// which spends the budget of 2.
+	now = now.Add(pol.Novelty + time.Second)
+	if c := handle(readEvent("s", h.root, "shop/pricing.py")); !strings.Contains(c, "price_of") {
+		t.Fatalf("read after the window: %q", c)
+	}
+	// Budget spent: a new card is held back until the window moves on.
+	if c := handle(readEvent("s", h.root, "shop/report.py")); c != "" {
+		t.Fatalf("over budget: %q", c)
+	}
+	now = now.Add(pol.BudgetWindow + time.Second)
+	if c := handle(readEvent("s", h.root, "shop/report.py")); !strings.Contains(c, "[ccd impact]") {
+		t.Fatalf("after the budget window: %q", c)
+	}
+	// Another session has its own memory.
+	if c := handle(readEvent("other", h.root, "shop/report.py")); !strings.Contains(c, "[ccd impact]") {
+		t.Fatalf("second session: %q", c)
+	}
+	st := e.Stats()["PostToolUse"]
+	if st.Count != 6 || st.Cards != 4 {
+		t.Errorf("stats %+v, want 6 events and 4 cards", st)
+	}
+}
+
+func TestCooldownPerSymbol(t *testing.T) {
+	h := shopRepo(t)
+	pol := config.DefaultHooks()
+	pol.Novelty = time.Second // novelty alone would allow a repeat
+	e := New(h, pol, "")
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e.now = func() time.Time { return now }
+	ev := readEvent("s", h.root, "shop/pricing.py")
+	e.Handle(context.Background(), ev, Env{})
+	now = now.Add(2 * time.Second)
+	if out, _ := e.Handle(context.Background(), ev, Env{}); out != nil {
+		t.Fatalf("within the cool-down: %s", out)
+	}
+	now = now.Add(pol.Cooldown)
+	if out, _ := e.Handle(context.Background(), ev, Env{}); out == nil {
+		t.Fatal("after the cool-down: no card")
+	}
+}
+
+func TestParseEventSpellings(t *testing.T) {
+	for _, raw := range []string{
+		`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Read","tool_input":{"file_path":"/a/b.py","offset":10,"limit":5}}`,
+		`{"hookEventName":"PostToolUse","sessionId":"s","toolName":"Read","toolInput":{"filePath":"/a/b.py","offset":"10","limit":5}}`,
+	} {
+		ev, err := ParseEvent([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Name != "PostToolUse" || ev.Tool != "Read" || ev.FilePath() != "/a/b.py" || ev.SessionID != "s" {
+			t.Errorf("%s: parsed %+v", raw, ev)
+		}
+		if from, to := ev.ReadRange(); from != 10 || to != 14 {
+			t.Errorf("%s: range %d-%d, want 10-14", raw, from, to)
+		}
+	}
+	ev, _ := ParseEvent([]byte(`{"hook_event_name":"PostToolUse","tool_name":"Write","tool_response":{"filePath":"/x/y.go"}}`))
+	if ev.FilePath() != "/x/y.go" {
+		t.Errorf("file path from the response: %q", ev.FilePath())
+	}
+	for _, bad := range []string{``, `nope`, `[]`, `{}`, `{"session_id":"s"}`} {
+		if _, err := ParseEvent([]byte(bad)); err == nil {
+			t.Errorf("ParseEvent(%q): no error", bad)
+		}
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	mk := func(p string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), nil, 0o644)
+	}
+	mk("mono/.git/HEAD")
+	mk("mono/pkg/a/package.json")
+	mk("mono/pkg/a/src/x.ts")
+	mk("solo/pyproject.toml")
+	mk("solo/src/m.py")
+	mk("bare/x.py")
+	cases := []struct{ in, want string }{
+		{"mono/pkg/a/src/x.ts", "mono"},        // .git wins over the nearer package.json
+		{"mono/pkg/a/src/new_file.ts", "mono"}, // a file that does not exist yet
+		{"solo/src/m.py", "solo"},              // nearest marker without VCS
+		{"bare/x.py", ""},                      // no marker: no root
+		{"mono/pkg/a/src/deep/er/not/yet", "mono"},
+	}
+	for _, c := range cases {
+		want := ""
+		if c.want != "" {
+			want = filepath.Join(dir, c.want)
+		}
+		if got := FindRoot(filepath.Join(dir, c.in)); got != want {
+			t.Errorf("FindRoot(%s) = %q, want %q", c.in, got, want)
+		}
+	}
+}
+
+func TestDiffFileRename(t *testing.T) {
+	h := shopRepo(t)
+	before := h.res.Graph
+	p := filepath.Join(h.root, "shop", "pricing.py")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "def base_price(item)", "def list_price(item)", 1)), 0o644)
+	_, after, err := h.Apply(h.root, []string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := diffFile(before, after, "shop/pricing.py", nil)
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.what+":"+c.id)
+	}
+	want := "renamed:shop/pricing.py::base_price"
+	if len(got) == 0 || got[0] != want {
+		t.Fatalf("changes %v, want %s first", got, want)
+	}
+	text, risky := editCard(before, after, "shop/pricing.py", cs, 900)
+	if !strings.Contains(text, "RENAMED base_price → list_price but callers still use the old name: shop/pricing.py:4 price_of") {
+		t.Errorf("card:\n%s", text)
+	}
+	if len(risky) != 1 || risky[0].What != "renamed" {
+		t.Errorf("risky %+v", risky)
+	}
+}

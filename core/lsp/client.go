@@ -22,6 +22,7 @@ type client struct {
 	proc    *process
 	conn    *jsonrpc2.Conn
 	ids     atomic.Uint64
+	cancels atomic.Uint64 // $/cancelRequest sent
 	logf    func(format string, args ...any)
 	started time.Time
 
@@ -178,6 +179,7 @@ func (c *client) call(ctx context.Context, method string, params any) (json.RawM
 		return r.raw, nil
 	}
 	if ctx.Err() != nil {
+		c.cancels.Add(1)
 		go func() { _ = c.conn.Notify(context.Background(), "$/cancelRequest", map[string]any{"id": id.Num}) }()
 		return nil, fmt.Errorf("%s: %w", method, ctx.Err())
 	}

@@ -61,10 +61,13 @@ type Status struct {
 	Indexing []string `json:"indexing,omitempty"`
 	Pid      int      `json:"pid,omitempty"`
 	// RSS is the resident memory of the server's process tree, in bytes.
-	RSS       int64     `json:"rss,omitempty"`
-	OpenDocs  int       `json:"open_docs,omitempty"`
-	Requests  uint64    `json:"requests"`
-	Failures  uint64    `json:"failures"`
+	RSS      int64  `json:"rss,omitempty"`
+	OpenDocs int    `json:"open_docs,omitempty"`
+	Requests uint64 `json:"requests"`
+	Failures uint64 `json:"failures"`
+	// Cancelled counts the requests of the running server given up on
+	// ($/cancelRequest sent).
+	Cancelled uint64    `json:"cancelled,omitempty"`
 	Restarts  int       `json:"restarts"`
 	LastError string    `json:"last_error,omitempty"`
 	StartedAt time.Time `json:"started_at,omitzero"`
@@ -267,6 +270,7 @@ func (s *Session) Status() Status {
 		st.StartedAt = c.started
 		st.Indexing = c.busy()
 		st.OpenDocs = c.openDocs()
+		st.Cancelled = c.cancels.Load()
 		c.mu.Lock()
 		st.Log = append([]string(nil), c.logs...)
 		c.mu.Unlock()

@@ -39,6 +39,7 @@ func (b *Board) Init(p Project, metrics map[string]int) (ev Evidence, created bo
 		b.st.Evidence = append(b.st.Evidence, ev)
 		created = true
 	}
+	b.st.Latest = ev.ID
 	if b.st.Focus.Kind == "" {
 		b.st.Focus = Focus{Kind: FocusProject, Label: p.Name}
 	}
@@ -77,14 +78,15 @@ func (b *Board) AddImpact(s ImpactSpec) (ev Evidence, created bool, v View) {
 		b.st.Evidence = append(b.st.Evidence, ev)
 		created = true
 	}
+	b.st.Latest = ev.ID
 	nodes := append([]Ref{s.Target}, s.Affected...)
 	b.upsertAnalysis(s.Target.ID, s.Target.Label, ev.ID, nodes)
 	b.st.Focus = Focus{Kind: FocusSymbol, Label: s.Target.Label, Node: s.Target.ID, Analysis: s.Target.ID}
 	return ev, created, b.view("impact")
 }
 
-// Claim records a claim of the given kind, open, linked to the newest
-// evidence.
+// Claim records a claim of the given kind, open, linked to the latest
+// evidence (the one made or reused by the latest init or impact).
 func (b *Board) Claim(kind ClaimKind, text string) (Claim, View, error) {
 	text, err := cleanText("claim", text, true)
 	if err != nil {
@@ -168,7 +170,7 @@ func (b *Board) unknownClaim(id string) error {
 	return &Error{Code: CodeUnknownClaim, Message: fmt.Sprintf("no claim %s on the board", id), Hint: hint}
 }
 
-// Decide records a plan, test or edit decision, linked to the newest
+// Decide records a plan, test or edit decision, linked to the latest
 // evidence. sym optionally names the node it is about.
 func (b *Board) Decide(kind DecisionKind, text string, sym *Ref) (Decision, View, error) {
 	text, err := cleanText("decision", text, true)

@@ -26,6 +26,9 @@ type state struct {
 	Analyses   []*Analysis `json:"analyses"`
 	Tasks      []Task      `json:"tasks"`
 	ActiveTask string      `json:"active_task,omitempty"`
+	// Latest is the evidence most recently made or reused (an identical
+	// impact run again): what the agent looked at last.
+	Latest string `json:"latest_evidence,omitempty"`
 	// Seq holds the last number issued per id prefix: ids are never
 	// reused, even by a board loaded from disk.
 	Seq     Seq       `json:"seq"`
@@ -72,8 +75,12 @@ func (b *Board) nextEvidence() string { b.st.Seq.E++; return fmt.Sprintf("E%d", 
 func (b *Board) nextClaim() string    { b.st.Seq.C++; return fmt.Sprintf("C%d", b.st.Seq.C) }
 func (b *Board) nextDecision() string { b.st.Seq.D++; return fmt.Sprintf("D%d", b.st.Seq.D) }
 
-// latestEvidence is the id of the newest evidence, or "".
+// latestEvidence is the id of the evidence the agent looked at last (made
+// or reused by the latest init or impact), or "".
 func (b *Board) latestEvidence() string {
+	if b.st.Latest != "" {
+		return b.st.Latest
+	}
 	if n := len(b.st.Evidence); n > 0 {
 		return b.st.Evidence[n-1].ID
 	}

@@ -598,3 +598,27 @@ func TestSnapshotIsDeep(t *testing.T) {
 		t.Fatal("snapshot shares memory with the board")
 	}
 }
+
+func TestLinksToEvidenceLookedAtLast(t *testing.T) {
+	b := newBoard()
+	impactOf(b, 1, "a.py::f", "a.py::g")
+	impactOf(b, 1, "b.py::p")
+	e, created, _ := impactOf(b, 1, "a.py::f", "a.py::g") // reused
+	if created || e.ID != "E1" {
+		t.Fatalf("reused impact %+v %v", e, created)
+	}
+	c, _, _ := b.Claim(Finding, "f is pure")
+	d, _, _ := b.Decide(Plan, "edit f", nil)
+	if c.Evidence != "E1" || d.Evidence != "E1" {
+		t.Fatalf("claim linked to %s, decision to %s; want E1 (looked at last)", c.Evidence, d.Evidence)
+	}
+	data, _ := b.Marshal()
+	b2, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _, _ := b2.Claim(Finding, "after reload")
+	if c2.Evidence != "E1" {
+		t.Fatalf("after reload linked to %s", c2.Evidence)
+	}
+}

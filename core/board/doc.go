@@ -17,13 +17,15 @@
 // it.
 //
 // Claims C1, C2, ... are assertions: hypothesis, finding or question. Each
-// starts "open" and is linked to the newest evidence. Resolve settles one:
+// starts "open" and is linked to the latest evidence: the one the latest
+// init or impact made or reused (what the agent looked at last; with no
+// init or impact yet, none). Resolve settles one:
 // hypotheses and findings become "confirmed" or "refuted", questions
 // "answered" (the canvas tool does this with kind=confirmed|refuted|answered
 // and text="C1: why").
 //
 // Decisions D1, D2, ... are commitments (plan, test, edit) linked to the
-// newest evidence, or outcomes for one node: mark (verified) and skip (out
+// latest evidence, or outcomes for one node: mark (verified) and skip (out
 // of scope), linked to the evidence of the analysis they count toward.
 //
 // Ids are issued from counters that are persisted with the board and raised
@@ -97,6 +99,7 @@
 //	             addressed: {node id: {status: mark|skip, decision}}, progress: "d/t"}]
 //	tasks        [{id, title, description, symbols, files}]
 //	active_task  the selected task id (absent when none)
+//	latest_evidence  the evidence new claims and decisions link to
 //	rev          revision, bumped by every change
 //	updated      time of the last change (RFC 3339, UTC)
 //

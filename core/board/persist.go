@@ -111,6 +111,9 @@ func (st *state) normalise() error {
 		as = append(as, a)
 	}
 	st.Analyses = as
+	if st.Latest != "" && !seen[st.Latest] {
+		st.Latest = ""
+	}
 	if st.Focus.Analysis != "" {
 		found := false
 		for _, a := range as {
@@ -141,6 +144,8 @@ type Snapshot struct {
 	Analyses   []Analysis
 	Tasks      []Task
 	ActiveTask string
+	// Latest is the evidence new claims and decisions link to.
+	Latest string
 	// View is the summary at the instant of the snapshot (its Next is the
 	// hint for "status").
 	View    View
@@ -161,6 +166,7 @@ func (b *Board) Snapshot() Snapshot {
 		Analyses:   make([]Analysis, len(b.st.Analyses)),
 		Tasks:      cloneTasks(b.st.Tasks),
 		ActiveTask: b.st.ActiveTask,
+		Latest:     b.st.Latest,
 		View:       b.view("status"),
 		Rev:        b.st.Rev,
 		Updated:    b.st.Updated,
@@ -192,6 +198,7 @@ type stateFile struct {
 	Analyses   []stateAnalysis `json:"analyses"`
 	Tasks      []Task          `json:"tasks"`
 	ActiveTask string          `json:"active_task,omitempty"`
+	Latest     string          `json:"latest_evidence,omitempty"`
 	Rev        uint64          `json:"rev"`
 	Updated    time.Time       `json:"updated,omitzero"`
 }
@@ -207,7 +214,7 @@ func (b *Board) WriteState(w io.Writer) error {
 	s := b.Snapshot()
 	f := stateFile{Schema: StateSchema, Summary: s.View.Summary, Project: s.Project, Focus: s.Focus,
 		Progress: s.View.Progress, Evidence: s.Evidence, Claims: s.Claims, Decisions: s.Decisions,
-		Analyses: []stateAnalysis{}, Tasks: s.Tasks, ActiveTask: s.ActiveTask, Rev: s.Rev, Updated: s.Updated}
+		Analyses: []stateAnalysis{}, Tasks: s.Tasks, ActiveTask: s.ActiveTask, Latest: s.Latest, Rev: s.Rev, Updated: s.Updated}
 	for _, a := range s.Analyses {
 		p := a.progress()
 		f.Analyses = append(f.Analyses, stateAnalysis{Analysis: a, Progress: fmt.Sprintf("%d/%d", p.Done, p.Total)})

@@ -1,0 +1,75 @@
+// Package render draws ccd's pictures: the architecture map of a workspace,
+// the impact view of one symbol and the evidence board. Every picture is
+// laid out once into a scene of shapes, texts and images; SVG serialises
+// that scene (with <text> elements and arrowheads as paths, complete for
+// browsers) and PNG rasterises its shapes with oksvg/rasterx, then draws the
+// texts with the embedded Go fonts. Both are deterministic: the same input
+// gives the same bytes.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+)
+
+// Options tune a picture.
+type Options struct {
+	// Scale is the PNG's pixel density: 0 or 1 draws at 1x, 2 at 2x
+	// (values are clamped to [0.25, 4]). The SVG's user units are the same
+	// at every scale; its width and height attributes follow Scale.
+	Scale float64
+}
+
+func (o Options) scale() float64 {
+	s := o.Scale
+	if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return 1
+	}
+	return math.Max(0.25, math.Min(4, s))
+}
+
+// Picture is a laid-out view, ready to serialise as SVG or PNG.
+type Picture struct {
+	sc    *scene
+	scale float64
+}
+
+// SVG returns the picture as a standalone SVG document.
+func (p *Picture) SVG() []byte { return p.sc.svg(p.scale, true) }
+
+// PNG rasterises the picture at the chosen scale and encodes it as PNG.
+func (p *Picture) PNG() ([]byte, error) {
+	img, err := p.Image()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("encode png: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Image rasterises the picture at the chosen scale.
+func (p *Picture) Image() (*image.RGBA, error) { return p.sc.raster(p.scale) }
+
+// Size returns the pixel size of the PNG at the chosen scale.
+func (p *Picture) Size() (w, h int) { return p.sc.pixelSize(p.scale) }
+
+// Boxes returns the rectangles of the picture's cards in SVG user units
+// (1x pixels): districts, symbol cards, board items. They never overlap.
+func (p *Picture) Boxes() []image.Rectangle {
+	out := make([]image.Rectangle, len(p.sc.boxes))
+	for i, b := range p.sc.boxes {
+		out[i] = image.Rect(int(math.Floor(b.x)), int(math.Floor(b.y)), int(math.Ceil(b.x+b.w)), int(math.Ceil(b.y+b.h)))
+	}
+	return out
+}
+
+func newPicture(sc *scene, opt Options) *Picture {
+	return &Picture{sc: sc, scale: opt.scale()}
+}

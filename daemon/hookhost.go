@@ -88,10 +88,12 @@ func (h hookHost) Apply(root string, paths []string) (*graph.Graph, *graph.Graph
 	if err != nil || before == nil {
 		return nil, nil, err
 	}
-	// The watcher may have applied the edit already: diff against the
-	// graph before that update.
-	if before.Graph == after.Graph && len(rels) == 1 {
-		if g := w.beforeChange(rels[0]); g != nil {
+	// The watcher may have applied the edit already, or part of it (a
+	// truncated file in the middle of a save): diff against the graph
+	// before the burst of updates the edit caused. Either way the edit is
+	// now accounted for.
+	if len(rels) == 1 {
+		if g := w.takeBeforeChange(rels[0]); g != nil {
 			return g, after.Graph, nil
 		}
 	}

@@ -63,9 +63,12 @@ type workspace struct {
 
 // recentChange is the graph before an update that changed a file.
 type recentChange struct {
-	before *graph.Graph
-	at     time.Time
+	before   *graph.Graph
+	at, last time.Time // first and last update of the burst
 }
+
+// burstGap separates bursts of writes to one file.
+const burstGap = time.Second
 
 // recentWindow is how long the graph before a file's last change is kept.
 const recentWindow = 30 * time.Second

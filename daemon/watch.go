@@ -262,7 +262,14 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 			}
 		}
 		for _, p := range hint {
-			ws.recent[p] = recentChange{before: res.Graph, at: now}
+			// A burst of writes (a non-atomic save shows up as a truncate,
+			// then the content) keeps the graph before its first write.
+			if c, ok := ws.recent[p]; ok && now.Sub(c.last) < burstGap {
+				c.last = now
+				ws.recent[p] = c
+				continue
+			}
+			ws.recent[p] = recentChange{before: res.Graph, at: now, last: now}
 		}
 	}
 	if changed {
@@ -272,12 +279,15 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	return res, next, nil
 }
 
-// beforeChange returns the graph before the last update that changed rel,
-// when that was less than recentWindow ago.
-func (ws *workspace) beforeChange(rel string) *graph.Graph {
+// takeBeforeChange returns the graph before the recent burst of updates
+// that changed rel (nil when there was none within recentWindow) and
+// forgets it: the next edit starts a new burst.
+func (ws *workspace) takeBeforeChange(rel string) *graph.Graph {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
-	if c, ok := ws.recent[rel]; ok && time.Since(c.at) <= recentWindow {
+	c, ok := ws.recent[rel]
+	delete(ws.recent, rel)
+	if ok && time.Since(c.at) <= recentWindow {
 		return c.before
 	}
 	return nil

@@ -256,7 +256,11 @@ func (e *Engine) afterEdit(ev *Event) outcome {
 		})
 	}
 	if text == "" {
-		out.reason = "edit changed nothing with callers or tests"
+		var ids []string
+		for _, c := range changes {
+			ids = append(ids, c.what+" "+c.id)
+		}
+		out.reason = "edit changed nothing with callers or tests: " + joinMax(ids, 5)
 		return out
 	}
 	if auto != "" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	protocol "github.com/tliron/glsp/protocol_3_16"
 	"golang.org/x/tools/txtar"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -158,3 +159,8 @@ func check(t *testing.T, before, after *graph.Graph, exp []expectation) {
 		}
 	}
 }
+
+// pos builds a protocol position.
+func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+
+func writeFile(p, text string) error { return os.WriteFile(p, []byte(text), 0o644) }

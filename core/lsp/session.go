@@ -93,6 +93,7 @@ type Session struct {
 	cl        *client
 	state     State
 	starting  chan struct{} // closed when the start under way ends
+	abort     context.CancelFunc
 	lastErr   string
 	crashes   int // consecutive
 	restarts  int
@@ -148,7 +149,9 @@ func (s *Session) get(ctx context.Context) (*client, error) {
 			}
 			s.everStart = true
 			s.state = Starting
-			go s.start(s.starting)
+			ctx, cancel := context.WithTimeout(context.Background(), s.m.opt.StartTimeout)
+			s.abort = cancel
+			go s.start(ctx, s.starting)
 		}
 		ch := s.starting
 		s.mu.Unlock()
@@ -168,16 +171,19 @@ func (s *Session) get(ctx context.Context) (*client, error) {
 }
 
 // start runs one start attempt, independent of any caller's context.
-func (s *Session) start(done chan struct{}) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.m.opt.StartTimeout)
-	defer cancel()
+func (s *Session) start(ctx context.Context, done chan struct{}) {
 	c, err := startClient(ctx, s.spec, s.path, s.root, s.m.opt.Logf)
 	s.mu.Lock()
 	defer func() {
-		s.starting = nil
+		s.abort()
+		s.starting, s.abort = nil, nil
 		s.mu.Unlock()
 		close(done)
 	}()
+	if err != nil && s.closed {
+		s.state, s.lastErr = Stopped, err.Error()
+		return
+	}
 	if err != nil {
 		s.crashed(err.Error(), 0)
 		s.m.logf("lsp %s %s: %v", s.spec.DisplayName(), s.root, err)
@@ -230,8 +236,13 @@ func (s *Session) stop(final bool) {
 	s.mu.Lock()
 	c := s.cl
 	s.cl = nil
+	var starting chan struct{}
 	if final {
 		s.closed = true
+		if s.abort != nil {
+			s.abort() // a start under way gives up and kills its process
+			starting = s.starting
+		}
 	}
 	if s.state != Crashed || c != nil {
 		s.state = Stopped
@@ -239,6 +250,9 @@ func (s *Session) stop(final bool) {
 	s.mu.Unlock()
 	if c != nil {
 		c.shutdown(s.m.opt.ShutdownGrace)
+	}
+	if starting != nil {
+		<-starting
 	}
 }
 

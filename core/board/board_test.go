@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -488,6 +489,13 @@ func TestNextHints(t *testing.T) {
 		{"init", func(b *Board) {}, "init", `canvas(action="impact", symbol="<target>")`},
 		{"impact single", func(b *Board) { impactOf(b, 1, "a.py::f") }, "impact", `canvas(action="claim", text="...")`},
 		{"impact many", func(b *Board) { impactOf(b, 1, "a.py::f", "a.py::g") }, "impact", "each of the 2 affected nodes"},
+		{"impact huge", func(b *Board) {
+			var cs []string
+			for i := range 30 {
+				cs = append(cs, fmt.Sprintf("a.py::c%d", i))
+			}
+			impactOf(b, 1, "a.py::f", cs...)
+		}, "impact", "run the affected tests and mark or skip the callers you check (31 affected nodes)"},
 		{"claim", func(b *Board) {}, "claim", `canvas(action="decide", text="...")`},
 		{"resolve", func(b *Board) {}, "resolve", "Record what follows"},
 		{"decide left", func(b *Board) { impactOf(b, 1, "a.py::f", "a.py::g") }, "decide", "(2 affected nodes left, e.g. f)"},

@@ -71,6 +71,10 @@ const (
 	hintGeneric = `Next: Continue with the remaining affected nodes, or start a new impact analysis.`
 )
 
+// manyNodes is where checking every affected node one by one stops being
+// the suggestion.
+const manyNodes = 25
+
 // next is the hint for action given view v; call with b.mu held.
 func (b *Board) next(action string, v View) string {
 	p := v.Progress
@@ -82,7 +86,10 @@ func (b *Board) next(action string, v View) string {
 	case "init":
 		return hintImpact
 	case "impact":
-		if p != nil && p.Total > 1 {
+		switch {
+		case p != nil && p.Total > manyNodes:
+			return fmt.Sprintf("%s; after your change, run the affected tests and mark or skip the callers you check (%d affected nodes).", hintRecord, p.Total)
+		case p != nil && p.Total > 1:
 			return fmt.Sprintf("%s; after your change, mark or skip each of the %d affected nodes.", hintRecord, p.Total)
 		}
 		return hintRecord + "."

@@ -214,6 +214,10 @@ func (c *canvas) impact(ctx context.Context, a args) (*response, *toolError) {
 	}
 	r.printf("\n")
 	rep.WriteText(&r.result)
+	if len(rep.Callers) > report.ListLimit || len(rep.Callees) > report.ListLimit || len(rep.BlastRadius) > report.ListLimit || len(rep.Tests) > report.ListLimit {
+		r.printf("\n(Lists show %d entries each. For everything run `ccd impact --json --root %s %s` in a shell, or narrow down: a smaller depth, or impact on one of the callers.)\n",
+			report.ListLimit, shellQuote(w.meta.Root), shellQuote(target.ID))
+	}
 	c.save(w, r)
 	c.picture(ctx, w.meta.Root, r, PictureRequest{Kind: PictureImpact, Node: target.ID, Depth: depth, MaxNodes: a.maxNodes, Evidence: ev.ID})
 	c.picture(ctx, w.meta.Root, r, PictureRequest{Kind: PictureBoard})
@@ -486,4 +490,14 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

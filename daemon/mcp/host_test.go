@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"io"
+	"log/slog"
 	"image/color"
 	"image/png"
 	"net"
@@ -258,3 +260,9 @@ func imagesOf(t *testing.T, res *sdk.CallToolResult) []image.Config {
 }
 
 var errBoom = errors.New("renderer exploded")
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func newTextLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }

@@ -151,16 +151,17 @@ func isStruct(sig string) bool {
 
 // attachComments returns where a definition's handle starts: at the first
 // line of the contiguous comment, attribute or decorator lines directly
-// above it (no blank line between), else at the definition itself.
+// above it (no blank line between), else at the start of its own line
+// (keywords before the name included), else at the definition itself.
 func attachComments(content []byte, li *lineIndex, start int, lang string) int {
 	line := li.lineOf(start)
-	// Only text before the definition on its own line? Then it starts there.
-	first := start
-	if blank(content[li.start(line):start]) {
-		first = li.start(line)
-	} else {
+	// Keywords and modifiers before the definition on its line ("type ",
+	// "export default ", "pub ") belong to it; another statement does not.
+	prefix := content[li.start(line):start]
+	if bytes.ContainsAny(prefix, ";{}=") {
 		return start
 	}
+	first := li.start(line)
 	for n := line - 1; n >= 1; n-- {
 		t := bytes.TrimSpace(li.line(content, n))
 		if len(t) == 0 || !isCommentLine(t, lang) {

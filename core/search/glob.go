@@ -9,11 +9,13 @@ import (
 
 // globMatcher matches workspace-relative paths against a glob:
 //
-//	*      any run of characters except '/'
-//	?      one character except '/'
-//	**     any run of characters including '/' ("src/**/*.ts" also matches src/a.ts)
-//	[abc]  a character class ([!abc] or [^abc] negates)
-//	{a,b}  alternatives
+//	syntax   matches
+//	------   -------
+//	*        any run of characters except '/'
+//	?        one character except '/'
+//	**       any run of characters including '/' ("src/**/*.ts" also matches src/a.ts)
+//	[abc]    a character class ([!abc] or [^abc] negates)
+//	{a,b}    alternatives
 //
 // A pattern without '/' also matches base names: "*.go" matches every Go
 // file at any depth.

@@ -57,12 +57,12 @@ type Index struct {
 	dict     map[string]uint32   // term → term number
 	terms    []termEntry
 	freeTerm []uint32
-	nDocs    int              // searchable docs (all but file handles)
-	fieldLen [nFields]int64   // total terms per field over searchable docs
-	tombs    tombstones       // recently removed handles, for expand
-	gen      atomic.Uint64    // bumped by every change
-	last     atomic.Int64     // unix nanoseconds of the last change
-	fill     filler           // background indexing state
+	nDocs    int            // searchable docs (all but file handles)
+	fieldLen [nFields]int64 // total terms per field over searchable docs
+	tombs    tombstones     // recently removed handles, for expand
+	gen      atomic.Uint64  // bumped by every change
+	last     atomic.Int64   // unix nanoseconds of the last change
+	fill     filler         // background indexing state
 	stats    struct{ binary atomic.Int64 }
 }
 

@@ -261,7 +261,9 @@ type fileCache struct {
 	files map[string]*cachedFile
 }
 
-func (ix *Index) newFileCache() *fileCache { return &fileCache{ix: ix, files: map[string]*cachedFile{}} }
+func (ix *Index) newFileCache() *fileCache {
+	return &fileCache{ix: ix, files: map[string]*cachedFile{}}
+}
 
 // get returns f's content if it is readable and still what was indexed.
 func (c *fileCache) get(f *fileEntry) *cachedFile {

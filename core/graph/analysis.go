@@ -72,9 +72,9 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 	for d := 1; len(frontier) > 0 && (depth <= 0 || d <= depth); d++ {
 		var next []int
 		for _, n := range frontier {
-			edges := g.out[n]
+			edges := g.Out(n)
 			if dir == In {
-				edges = g.in[n]
+				edges = g.In(n)
 			}
 			for _, ei := range edges {
 				e := &g.Edges[ei]
@@ -138,9 +138,9 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 	sites := map[int]map[string][]int{}
 	var order []int
 	for _, s := range seeds {
-		edges := g.out[s]
+		edges := g.Out(s)
 		if dir == In {
-			edges = g.in[s]
+			edges = g.In(s)
 		}
 		for _, ei := range edges {
 			e := &g.Edges[ei]
@@ -205,7 +205,7 @@ func (g *Graph) enclosingClass(m int) int {
 			best = cur
 		}
 		if n.Kind == Func && n.Owner != "" {
-			if o, ok := g.byID[n.Owner]; ok {
+			if o, ok := g.index(n.Owner); ok {
 				best = o
 			}
 		}
@@ -241,12 +241,12 @@ func (g *Graph) Tests(i int, depth int, f Filter) []int {
 // Degree is the number of call and import edges at node i, both ways.
 func (g *Graph) Degree(i int) int {
 	d := 0
-	for _, ei := range g.out[i] {
+	for _, ei := range g.Out(i) {
 		if g.Edges[ei].Type != Contains {
 			d++
 		}
 	}
-	for _, ei := range g.in[i] {
+	for _, ei := range g.In(i) {
 		if g.Edges[ei].Type != Contains {
 			d++
 		}
@@ -317,13 +317,13 @@ func (g *Graph) Find(q string) []int {
 	if q == "" {
 		return nil
 	}
-	if i, ok := g.byID[q]; ok {
+	if i, ok := g.index(q); ok {
 		return []int{i}
 	}
 	q = strings.TrimSuffix(q, "()")
 	// path:line or path:Name
 	if p, rest, ok := strings.Cut(q, ":"); ok && !strings.HasPrefix(rest, ":") {
-		if idx := g.byPath[p]; len(idx) > 0 {
+		if idx := g.inFile(p); len(idx) > 0 {
 			if line := atoi(rest); line > 0 {
 				if best, ok := g.BestAt(p, line, line); ok {
 					return []int{best}
@@ -332,7 +332,7 @@ func (g *Graph) Find(q string) []int {
 			return g.matchIn(idx, strings.ReplaceAll(rest, "::", "."))
 		}
 	}
-	if idx := g.byPath[q]; len(idx) > 0 {
+	if idx := g.inFile(q); len(idx) > 0 {
 		for _, i := range idx {
 			if g.Nodes[i].Kind == Module {
 				return []int{i}
@@ -360,7 +360,7 @@ func (g *Graph) Find(q string) []int {
 		}
 		if len(cands) == 0 {
 			pkg, name := qual[:strings.LastIndex(qual, ".")], qual[strings.LastIndex(qual, ".")+1:]
-			for _, i := range g.byName[strings.ToLower(name)] {
+			for _, i := range g.named(strings.ToLower(name)) {
 				n := g.Nodes[i]
 				if n.Name == name && (path.Base(path.Dir(n.Path)) == pkg || strings.TrimSuffix(path.Base(n.Path), path.Ext(n.Path)) == pkg) {
 					cands = append(cands, i)
@@ -369,7 +369,7 @@ func (g *Graph) Find(q string) []int {
 		}
 	}
 	if len(cands) == 0 {
-		cands = g.matchIn(g.byName[strings.ToLower(qual)], qual)
+		cands = g.matchIn(g.named(strings.ToLower(qual)), qual)
 	}
 	g.rank(cands)
 	return cands
@@ -565,7 +565,7 @@ func lcsLen(a, b string) int {
 // nothing there.
 func (g *Graph) BestAt(p string, from, to int) (int, bool) {
 	var cands []int
-	for _, i := range g.byPath[p] {
+	for _, i := range g.inFile(p) {
 		n := g.Nodes[i]
 		if n.Kind == Module {
 			continue

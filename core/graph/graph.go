@@ -5,6 +5,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -123,78 +124,39 @@ type Graph struct {
 	Nodes []*Node
 	Edges []Edge
 
-	byID   map[string]int
-	out    [][]int // edge indexes by From
-	in     [][]int // edge indexes by To
-	byPath map[string][]int
-	byName map[string][]int
-	// ownedBy lists, per class, the methods that name it as Owner.
-	ownedBy map[int][]int
+	// look maps ids, paths, names and owners to node slots; it may be
+	// shared with the graphs this one was spliced from (see splice.go).
+	look *lookup
+	// pos maps a slot to its node index (-1: no such node in this graph)
+	// and slots maps a node index to its slot; both nil when slot == index.
+	pos, slots []int32
+	// outOff[i]:outOff[i+1] index the edges leaving node i in outEdge, and
+	// inOff the edges entering it in inEdge.
+	outOff, inOff []int32
+	inEdge        []int
+	// outEdge lists edge indexes by From: 0, 1, ... len(Edges)-1 (shared
+	// between graphs) as edges are sorted by From.
+	outEdge []int
 }
 
 // New sorts nodes and edges into a canonical order, merges duplicate edges
 // (keeping the strongest confidence and all lines) and builds the indexes.
 // Edges refer to nodes by id; edges to unknown ids are dropped.
 func New(nodes []*Node, edges []EdgeSpec) *Graph {
-	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
-	g := &Graph{Nodes: nodes, byID: make(map[string]int, len(nodes))}
+	slices.SortStableFunc(nodes, func(a, b *Node) int { return strings.Compare(a.ID, b.ID) })
+	byID := make(map[string]int, len(nodes))
 	for i, n := range nodes {
-		g.byID[n.ID] = i
+		byID[n.ID] = i
 	}
-	type rec struct {
-		from, to int32
-		typ      EdgeType
-		conf     Confidence
-		line     int32
-		spec     int32 // index into edges for the spec, or -1
-	}
-	recs := make([]rec, 0, len(edges))
+	recs := make([]edgeRec, 0, len(edges))
 	for i := range edges {
-		e := &edges[i]
-		from, ok1 := g.byID[e.From]
-		to, ok2 := g.byID[e.To]
-		if !ok1 || !ok2 || (from == to && e.Type != Call) {
-			continue
+		if r, ok := specRec(byID, edges, i); ok {
+			recs = append(recs, r)
 		}
-		r := rec{from: int32(from), to: int32(to), typ: e.Type, conf: e.Confidence, line: int32(e.Line), spec: -1}
-		if e.Spec != "" {
-			r.spec = int32(i)
-		}
-		recs = append(recs, r)
 	}
-	sort.Slice(recs, func(i, j int) bool {
-		a, b := &recs[i], &recs[j]
-		if a.from != b.from {
-			return a.from < b.from
-		}
-		if a.typ != b.typ {
-			return a.typ < b.typ
-		}
-		if a.to != b.to {
-			return a.to < b.to
-		}
-		return a.line < b.line
-	})
-	for i := 0; i < len(recs); {
-		r := recs[i]
-		e := Edge{From: int(r.from), To: int(r.to), Type: r.typ, Confidence: r.conf}
-		j := i
-		for ; j < len(recs) && recs[j].from == r.from && recs[j].to == r.to && recs[j].typ == r.typ; j++ {
-			x := &recs[j]
-			if x.conf > e.Confidence {
-				e.Confidence = x.conf
-			}
-			if x.line > 0 && (len(e.Lines) == 0 || e.Lines[len(e.Lines)-1] != int(x.line)) {
-				e.Lines = append(e.Lines, int(x.line))
-			}
-			if e.Spec == "" && x.spec >= 0 {
-				e.Spec = edges[x.spec].Spec
-			}
-		}
-		g.Edges = append(g.Edges, e)
-		i = j
-	}
-	g.index()
+	g := &Graph{Nodes: nodes, Edges: mergeRecs(recs, edges, nil)}
+	g.look = newLookup(nodes, byID)
+	g.indexEdges()
 	return g
 }
 
@@ -202,11 +164,13 @@ func New(nodes []*Node, edges []EdgeSpec) *Graph {
 // canonical order (as a graph's own Nodes and Edges are), e.g. after
 // loading them from disk. It only builds the indexes.
 func FromParts(nodes []*Node, edges []Edge) *Graph {
-	g := &Graph{Nodes: nodes, Edges: edges, byID: make(map[string]int, len(nodes))}
+	byID := make(map[string]int, len(nodes))
 	for i, n := range nodes {
-		g.byID[n.ID] = i
+		byID[n.ID] = i
 	}
-	g.index()
+	g := &Graph{Nodes: nodes, Edges: edges}
+	g.look = newLookup(nodes, byID)
+	g.indexEdges()
 	return g
 }
 
@@ -234,49 +198,33 @@ func sortedUnique(xs []int) []int {
 	return out
 }
 
-func (g *Graph) index() {
-	g.out = make([][]int, len(g.Nodes))
-	g.in = make([][]int, len(g.Nodes))
-	g.byPath = map[string][]int{}
-	g.byName = map[string][]int{}
-	for i, e := range g.Edges {
-		g.out[e.From] = append(g.out[e.From], i)
-		g.in[e.To] = append(g.in[e.To], i)
-	}
-	g.ownedBy = map[int][]int{}
-	for i, n := range g.Nodes {
-		if n.Owner != "" {
-			if o, ok := g.byID[n.Owner]; ok {
-				g.ownedBy[o] = append(g.ownedBy[o], i)
-			}
-		}
-		g.byPath[n.Path] = append(g.byPath[n.Path], i)
-		g.byName[strings.ToLower(n.Name)] = append(g.byName[strings.ToLower(n.Name)], i)
-	}
-}
-
 // Index returns the index of the node with the given id.
 func (g *Graph) Index(id string) (int, bool) {
-	i, ok := g.byID[id]
-	return i, ok
+	return g.index(id)
 }
 
 // Node returns the node with the given id, or nil.
 func (g *Graph) Node(id string) *Node {
-	if i, ok := g.byID[id]; ok {
+	if i, ok := g.index(id); ok {
 		return g.Nodes[i]
 	}
 	return nil
 }
 
 // Out returns the indexes of the edges leaving node i.
-func (g *Graph) Out(i int) []int { return g.out[i] }
+func (g *Graph) Out(i int) []int {
+	a, b := g.outOff[i], g.outOff[i+1]
+	return g.outEdge[a:b:b]
+}
 
 // In returns the indexes of the edges entering node i.
-func (g *Graph) In(i int) []int { return g.in[i] }
+func (g *Graph) In(i int) []int {
+	a, b := g.inOff[i], g.inOff[i+1]
+	return g.inEdge[a:b:b]
+}
 
 // InFile returns the indexes of the nodes of one file, module first.
-func (g *Graph) InFile(p string) []int { return g.byPath[p] }
+func (g *Graph) InFile(p string) []int { return g.inFile(p) }
 
 // Files returns the module paths of the graph, sorted.
 func (g *Graph) Files() []string {
@@ -320,7 +268,7 @@ func (g *Graph) CountEdges(t EdgeType) int {
 // Children returns the nodes directly contained in node i.
 func (g *Graph) Children(i int) []int {
 	var out []int
-	for _, ei := range g.out[i] {
+	for _, ei := range g.Out(i) {
 		if g.Edges[ei].Type == Contains {
 			out = append(out, g.Edges[ei].To)
 		}
@@ -330,7 +278,7 @@ func (g *Graph) Children(i int) []int {
 
 // Parent returns the container of node i, or -1.
 func (g *Graph) Parent(i int) int {
-	for _, ei := range g.in[i] {
+	for _, ei := range g.In(i) {
 		if g.Edges[ei].Type == Contains {
 			return g.Edges[ei].From
 		}
@@ -363,9 +311,6 @@ func (g *Graph) Descendants(i int) []int {
 	sort.Ints(out)
 	return out
 }
-
-// owned returns the methods whose Owner is class i.
-func (g *Graph) owned(i int) []int { return g.ownedBy[i] }
 
 // Loc renders a node's location as path:line.
 func (n *Node) Loc() string {

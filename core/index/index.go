@@ -55,6 +55,9 @@ type Result struct {
 	cfg         config.Config
 	stamps      map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
 	fingerprint string           // of the inputs Graph was resolved from
+	// state is the resolver kept for the next update (see state.go).
+	state        *stateBox
+	resolveStats resolve.Stats
 }
 
 // stamp is what a walk learns about a file without reading it.
@@ -119,7 +122,9 @@ func BuildWith(root string, opt Options) (*Result, error) {
 
 	t1 := time.Now()
 	opt.Progress.set(PhaseResolve, 0)
-	res.Graph = resolve.Build(files, res.Project)
+	rs, g := resolve.Resolve(files, res.Project)
+	res.Graph, res.state = g, &stateBox{st: rs}
+	res.resolveStats = resolve.Stats{Mode: "full", Resolved: len(files)}
 	res.fingerprint = fingerprint(files, res.Project)
 	res.Summary.ResolveTime = time.Since(t1)
 	opt.Progress.set(PhaseDone, 0)

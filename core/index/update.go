@@ -120,16 +120,24 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	nr.Files = files
 	nr.Summary.Binary = sum.Binary
 	nr.Summary.Unreadable += sum.Unreadable
-	nr.finish(r, t0)
+	var removed []string
+	for p := range old {
+		if !present[p] {
+			removed = append(removed, p)
+		}
+	}
+	nr.finish(r, t0, parsed, removed)
 	st.Took = time.Since(t0)
 	return nr, st, nil
 }
 
 // finish completes an updated result whose Files, Project and Summary
 // counts of skipped files are set: it recounts languages and syntax errors
-// and resolves the graph, reusing prev's when the inputs are identical (a
-// touch, a save without edits, a restart with no changes).
-func (nr *Result) finish(prev *Result, t0 time.Time) {
+// and brings the graph up to date: prev's when the inputs are identical (a
+// touch, a save without edits, a restart with no changes), else prev's
+// graph with the changed files (changed: new or edited; removed: gone)
+// resolved again by prev's resolver state, else a full resolution.
+func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, removed []string) {
 	nr.Summary.Parsed = len(nr.Files)
 	nr.Summary.SyntaxErrors, nr.Summary.Languages = 0, map[string]int{}
 	for _, f := range nr.Files {
@@ -141,10 +149,20 @@ func (nr *Result) finish(prev *Result, t0 time.Time) {
 	nr.Summary.ParseTime = time.Since(t0)
 	t1 := time.Now()
 	nr.fingerprint = fingerprint(nr.Files, nr.Project)
-	if prev.Graph != nil && prev.fingerprint == nr.fingerprint {
+	nr.state = &stateBox{}
+	switch {
+	case prev.Graph != nil && prev.fingerprint == nr.fingerprint:
 		nr.Graph = prev.Graph
-	} else {
-		nr.Graph = resolve.Build(nr.Files, nr.Project)
+		nr.state = prev.state.handOver(prev, nr.Project)
+	default:
+		if st := prev.state.take(); st != nil && prev.Graph != nil && sameProject(st.Project(), nr.Project) {
+			nr.Graph, nr.resolveStats = st.Update(prev.Graph, changed, removed)
+			nr.state.st = st
+		} else {
+			st, g := resolve.Resolve(nr.Files, nr.Project)
+			nr.Graph, nr.state.st = g, st
+			nr.resolveStats = resolve.Stats{Mode: "full", Resolved: len(nr.Files)}
+		}
 	}
 	nr.Summary.ResolveTime = time.Since(t1)
 }
@@ -219,6 +237,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	}
 	p := reg.NewParser()
 	defer p.Close()
+	var reparsed []*facts.File
 	for _, rel := range paths {
 		i, known := idx[rel]
 		if !known {
@@ -246,11 +265,12 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 			return nil, st, false, nil
 		}
 		files[i] = f
+		reparsed = append(reparsed, f)
 		st.Reparsed++
 	}
 	st.Reused = len(files) - st.Reparsed
 	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary}
-	nr.finish(r, t0)
+	nr.finish(r, t0, reparsed, nil)
 	st.Took = time.Since(t0)
 	return nr, st, true, nil
 }

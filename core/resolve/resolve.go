@@ -70,7 +70,18 @@ func Build(files []*facts.File, proj *Project) *graph.Graph {
 }
 
 func (r *resolver) parallel(fn func(i int)) {
-	n := len(r.list)
+	each(r.list, fn)
+}
+
+// each runs fn for every index of list on all processors.
+func each[T any](list []T, fn func(i int)) {
+	n := len(list)
+	if n < 2 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if workers > n {
 		workers = n
@@ -131,6 +142,9 @@ type fileInfo struct {
 	children [][]int          // def → child defs
 	scopes   map[int][]int    // def (or -1) → bindings declared in it
 	lang     *langSpec
+
+	// mention: the names resolving this file may look up (see mentions).
+	mention []uint64
 
 	// Filled by bindImports.
 	binds   map[string]*binding
@@ -193,82 +207,158 @@ type resolver struct {
 }
 
 func newResolver(files []*facts.File, proj *Project) *resolver {
-	r := &resolver{
-		proj: proj, files: map[string]*fileInfo{}, byDir: map[string][]*fileInfo{}, byBase: map[string][]*fileInfo{},
-		classes: map[string][]defRef{}, quals: map[string][]defRef{}, funcs: map[string][]defRef{}, methods: map[string][]defRef{},
-		owned: map[string][]defRef{}, pkgs: map[string][]*fileInfo{},
-		pkgTop: map[string]map[string]defRef{}, pkgTopLib: map[string]map[string]defRef{},
-		pkgValues: map[string]map[string]*fileInfo{},
-		pyMods:    map[string][]*fileInfo{}, pyTail: map[string][]string{}, rustMod: map[string]*fileInfo{},
-	}
+	r := &resolver{proj: proj}
+	r.resetDefTables()
 	sorted := append([]*facts.File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	for _, f := range sorted {
-		fi := &fileInfo{f: f, dir: path.Dir(f.Path), top: map[string][]int{}, scopes: map[int][]int{},
-			lang: specFor(f.Lang), binds: map[string]*binding{}}
-		fi.ids = make([]string, len(f.Defs))
-		fi.children = make([][]int, len(f.Defs))
-		for i := range f.Defs {
-			d := &f.Defs[i]
-			fi.ids[i] = f.Path + "::" + d.Qual
-			ref := defRef{fi, i}
-			if d.Parent >= 0 {
-				fi.children[d.Parent] = append(fi.children[d.Parent], i)
-			} else if d.Owner == "" {
-				fi.top[d.Name] = append(fi.top[d.Name], i)
-			}
-			switch {
-			case d.Kind == facts.Class:
-				r.classes[d.Name] = append(r.classes[d.Name], ref)
-				k := qualKey(f.Lang, d.Qual)
-				r.quals[k] = append(r.quals[k], ref)
-			case d.Owner != "":
-				r.owned[d.Owner] = append(r.owned[d.Owner], ref)
-				r.methods[d.Name] = append(r.methods[d.Name], ref)
-			case d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class:
-				r.methods[d.Name] = append(r.methods[d.Name], ref)
-			case d.Parent < 0:
-				r.funcs[d.Name] = append(r.funcs[d.Name], ref)
-			}
+	r.list = make([]*fileInfo, len(sorted))
+	for i, f := range sorted {
+		fi := newFileInfo(f)
+		r.list[i] = fi
+		r.addDefs(fi)
+	}
+	r.goMods = append([]GoModule(nil), proj.GoModules...)
+	sort.SliceStable(r.goMods, func(i, j int) bool { return len(r.goMods[i].Path) > len(r.goMods[j].Path) })
+	r.indexFiles()
+	return r
+}
+
+func (r *resolver) resetDefTables() {
+	r.classes, r.quals, r.funcs = map[string][]defRef{}, map[string][]defRef{}, map[string][]defRef{}
+	r.methods, r.owned = map[string][]defRef{}, map[string][]defRef{}
+}
+
+// newFileInfo derives a file's own tables from its facts.
+func newFileInfo(f *facts.File) *fileInfo {
+	fi := &fileInfo{}
+	fi.reset(f)
+	return fi
+}
+
+// reset makes fi describe f (the same path, possibly new facts) before its
+// imports are bound.
+func (fi *fileInfo) reset(f *facts.File) {
+	*fi = fileInfo{f: f, dir: path.Dir(f.Path), top: map[string][]int{}, scopes: map[int][]int{},
+		lang: specFor(f.Lang), binds: map[string]*binding{}}
+	fi.ids = make([]string, len(f.Defs))
+	fi.children = make([][]int, len(f.Defs))
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		fi.ids[i] = f.Path + "::" + d.Qual
+		if d.Parent >= 0 {
+			fi.children[d.Parent] = append(fi.children[d.Parent], i)
+		} else if d.Owner == "" {
+			fi.top[d.Name] = append(fi.top[d.Name], i)
 		}
-		for i, b := range f.Bindings {
-			fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
+	}
+	for i, b := range f.Bindings {
+		fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
+	}
+}
+
+// defTable says which name table a definition is listed in, and under
+// which key ("" for none).
+func defTable(f *facts.File, i int) (table int, key string) {
+	d := &f.Defs[i]
+	switch {
+	case d.Kind == facts.Class:
+		return tableClass, d.Name
+	case d.Owner != "":
+		return tableOwned, d.Name
+	case d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class:
+		return tableMethod, d.Name
+	case d.Parent < 0:
+		return tableFunc, d.Name
+	}
+	return tableNone, ""
+}
+
+const (
+	tableNone = iota
+	tableClass
+	tableOwned
+	tableMethod
+	tableFunc
+)
+
+// addDefs appends fi's definitions to the name tables (files are added in
+// path order).
+func (r *resolver) addDefs(fi *fileInfo) {
+	f := fi.f
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		ref := defRef{fi, i}
+		switch t, _ := defTable(f, i); t {
+		case tableClass:
+			r.classes[d.Name] = append(r.classes[d.Name], ref)
+			k := qualKey(f.Lang, d.Qual)
+			r.quals[k] = append(r.quals[k], ref)
+		case tableOwned:
+			r.owned[d.Owner] = append(r.owned[d.Owner], ref)
+			r.methods[d.Name] = append(r.methods[d.Name], ref)
+		case tableMethod:
+			r.methods[d.Name] = append(r.methods[d.Name], ref)
+		case tableFunc:
+			r.funcs[d.Name] = append(r.funcs[d.Name], ref)
 		}
-		r.list = append(r.list, fi)
-		r.files[f.Path] = fi
+	}
+}
+
+// indexFiles builds the tables keyed by path, directory and package from
+// r.list, which is sorted by path.
+func (r *resolver) indexFiles() {
+	n := len(r.list)
+	r.files = make(map[string]*fileInfo, n)
+	r.byDir, r.byBase = map[string][]*fileInfo{}, make(map[string][]*fileInfo, n)
+	r.pkgs = map[string][]*fileInfo{}
+	r.pkgTop, r.pkgTopLib = map[string]map[string]defRef{}, map[string]map[string]defRef{}
+	r.pkgValues = map[string]map[string]*fileInfo{}
+	r.pyMods, r.pyTail, r.rustMod = map[string][]*fileInfo{}, map[string][]string{}, map[string]*fileInfo{}
+	for _, fi := range r.list {
+		r.files[fi.f.Path] = fi
 		r.byDir[fi.dir] = append(r.byDir[fi.dir], fi)
-		r.byBase[path.Base(f.Path)] = append(r.byBase[path.Base(f.Path)], fi)
+		r.byBase[path.Base(fi.f.Path)] = append(r.byBase[path.Base(fi.f.Path)], fi)
 		if key := fi.pkgKey(); key != "" {
 			r.pkgs[key] = append(r.pkgs[key], fi)
 		}
 	}
-	for key, fis := range r.pkgs {
-		all, lib, vals := map[string]defRef{}, map[string]defRef{}, map[string]*fileInfo{}
-		for _, fi := range fis {
-			test := strings.HasSuffix(fi.f.Path, "_test.go")
-			if !test {
-				for _, v := range fi.f.Values {
-					if _, ok := vals[v]; !ok {
-						vals[v] = fi
-					}
-				}
-			}
-			for name, ks := range fi.top {
-				if _, ok := all[name]; !ok {
-					all[name] = defRef{fi, ks[0]}
-				}
-				if _, ok := lib[name]; !ok && !test {
-					lib[name] = defRef{fi, ks[0]}
+	for key := range r.pkgs {
+		r.indexPackage(key)
+	}
+	r.indexPython()
+	r.indexRust()
+}
+
+// indexPackage merges the top-level definitions and values of a package's
+// files (or drops the package's tables when it has no files left).
+func (r *resolver) indexPackage(key string) {
+	fis := r.pkgs[key]
+	if len(fis) == 0 {
+		delete(r.pkgTop, key)
+		delete(r.pkgTopLib, key)
+		delete(r.pkgValues, key)
+		return
+	}
+	all, lib, vals := map[string]defRef{}, map[string]defRef{}, map[string]*fileInfo{}
+	for _, fi := range fis {
+		test := strings.HasSuffix(fi.f.Path, "_test.go")
+		if !test {
+			for _, v := range fi.f.Values {
+				if _, ok := vals[v]; !ok {
+					vals[v] = fi
 				}
 			}
 		}
-		r.pkgTop[key], r.pkgTopLib[key], r.pkgValues[key] = all, lib, vals
+		for name, ks := range fi.top {
+			if _, ok := all[name]; !ok {
+				all[name] = defRef{fi, ks[0]}
+			}
+			if _, ok := lib[name]; !ok && !test {
+				lib[name] = defRef{fi, ks[0]}
+			}
+		}
 	}
-	r.goMods = append([]GoModule(nil), proj.GoModules...)
-	sort.SliceStable(r.goMods, func(i, j int) bool { return len(r.goMods[i].Path) > len(r.goMods[j].Path) })
-	r.indexPython()
-	r.indexRust()
-	return r
+	r.pkgTop[key], r.pkgTopLib[key], r.pkgValues[key] = all, lib, vals
 }
 
 // pkgKey groups files that share a package scope: Go files of one directory
@@ -290,31 +380,37 @@ func (fi *fileInfo) pkgKey() string {
 func (r *resolver) nodes() []*graph.Node {
 	var out []*graph.Node
 	for _, fi := range r.list {
-		f := fi.f
-		out = append(out, &graph.Node{ID: f.Path, Kind: graph.Module, Name: path.Base(f.Path), Path: f.Path,
-			Lang: f.Lang, Test: graph.IsTestFile(f.Path)})
-		for i := range f.Defs {
-			d := &f.Defs[i]
-			n := &graph.Node{ID: fi.ids[i], Kind: graph.Func, Name: d.Name, Qual: d.Qual, Path: f.Path, Lang: f.Lang,
-				StartLine: d.StartLine, EndLine: d.EndLine, Signature: d.Signature}
-			if d.Kind == facts.Class {
-				n.Kind = graph.Class
-			}
-			class := ""
-			if d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class {
-				class = f.Defs[d.Parent].Name
-			}
-			if d.Owner != "" {
-				class = d.Owner
-				if o, ok := r.ownerClass(fi, d.Owner); ok {
-					n.Owner = o.id()
-				}
-			}
-			if n.Kind == graph.Func {
-				n.Test = graph.IsTestFunc(f.Lang, f.Path, d.Name, class, d.Decorators)
-			}
-			out = append(out, n)
+		out = r.fileNodes(fi, out)
+	}
+	return out
+}
+
+// fileNodes appends the nodes of one file: its module and definitions.
+func (r *resolver) fileNodes(fi *fileInfo, out []*graph.Node) []*graph.Node {
+	f := fi.f
+	out = append(out, &graph.Node{ID: f.Path, Kind: graph.Module, Name: path.Base(f.Path), Path: f.Path,
+		Lang: f.Lang, Test: graph.IsTestFile(f.Path)})
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		n := &graph.Node{ID: fi.ids[i], Kind: graph.Func, Name: d.Name, Qual: d.Qual, Path: f.Path, Lang: f.Lang,
+			StartLine: d.StartLine, EndLine: d.EndLine, Signature: d.Signature}
+		if d.Kind == facts.Class {
+			n.Kind = graph.Class
 		}
+		class := ""
+		if d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class {
+			class = f.Defs[d.Parent].Name
+		}
+		if d.Owner != "" {
+			class = d.Owner
+			if o, ok := r.ownerClass(fi, d.Owner); ok {
+				n.Owner = o.id()
+			}
+		}
+		if n.Kind == graph.Func {
+			n.Test = graph.IsTestFunc(f.Lang, f.Path, d.Name, class, d.Decorators)
+		}
+		out = append(out, n)
 	}
 	return out
 }

@@ -1,0 +1,222 @@
+package graph
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// world is a random workspace: per file, its nodes and the edge specs
+// leaving them.
+type world struct {
+	rng   *rand.Rand
+	nodes map[string][]*Node
+	edges map[string][]EdgeSpec
+}
+
+var spliceNames = []string{"run", "Run", "get", "Server", "server", "handle", "ServeHTTP", "x", "Über", "über"}
+
+func (w *world) ids() []string {
+	var out []string
+	for _, ns := range w.nodes {
+		for _, n := range ns {
+			out = append(out, n.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// regen gives file p new random nodes (keeping some ids, so indexes stay
+// or move) and new edges, which may target any id, existing or not.
+func (w *world) regen(p string) {
+	r := w.rng
+	ns := []*Node{{ID: p, Kind: Module, Name: p, Path: p, Lang: "go"}}
+	nd := r.Intn(6)
+	if r.Intn(4) == 0 && len(w.nodes[p]) > 0 {
+		// Same ids, other lines, names, owners: a body edit.
+		nd = len(w.nodes[p]) - 1
+	}
+	for k := 0; k < nd; k++ {
+		qual := fmt.Sprintf("D%d", k)
+		if r.Intn(3) == 0 {
+			qual = fmt.Sprintf("D%d", r.Intn(9))
+		}
+		n := &Node{ID: p + "::" + qual, Kind: Kind(2 + r.Intn(2)), Name: spliceNames[r.Intn(len(spliceNames))],
+			Qual: qual, Path: p, Lang: "go", StartLine: r.Intn(50) + 1}
+		n.EndLine = n.StartLine + r.Intn(9)
+		if r.Intn(3) == 0 {
+			if all := w.ids(); len(all) > 0 {
+				n.Owner = all[r.Intn(len(all))]
+			}
+		}
+		if !slices.ContainsFunc(ns, func(o *Node) bool { return o.ID == n.ID }) {
+			ns = append(ns, n)
+		}
+	}
+	w.nodes[p] = ns
+	targets := append(w.ids(), p+"::D7", "nowhere.go")
+	var es []EdgeSpec
+	for k := r.Intn(12); k > 0; k-- {
+		e := EdgeSpec{From: ns[r.Intn(len(ns))].ID, To: targets[r.Intn(len(targets))], Type: EdgeType(1 + r.Intn(3)),
+			Confidence: Confidence(1 + r.Intn(4)), Line: r.Intn(4)}
+		if e.Type == Import {
+			e.Spec = []string{"", "a", "b"}[r.Intn(3)]
+		}
+		es = append(es, e)
+		if r.Intn(3) == 0 {
+			es = append(es, e) // duplicates merge
+		}
+	}
+	w.edges[p] = es
+}
+
+// prune drops the specs whose target does not exist: a graph keeps no
+// trace of them, so a splice cannot bring them back when the target
+// reappears (the resolver re-resolves such files instead).
+func (w *world) prune() {
+	ids := map[string]bool{}
+	for _, id := range w.ids() {
+		ids[id] = true
+	}
+	for p, es := range w.edges {
+		w.edges[p] = slices.DeleteFunc(es, func(e EdgeSpec) bool { return !ids[e.To] })
+	}
+}
+
+func (w *world) build() *Graph {
+	var ns []*Node
+	var es []EdgeSpec
+	var files []string
+	for p := range w.nodes {
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		ns = append(ns, w.nodes[p]...)
+		es = append(es, w.edges[p]...)
+	}
+	return New(ns, es)
+}
+
+// TestSpliceEqualsNew splices random changes into a graph, chaining
+// hundreds of splices (so lookup overlays grow and get compacted), and
+// checks after each that every query answers as on a graph built by New.
+func TestSpliceEqualsNew(t *testing.T) {
+	for _, at := range []int{compactAt, 1} {
+		t.Run(fmt.Sprintf("compact-at-%d", at), func(t *testing.T) {
+			defer func(old int) { compactAt = old }(compactAt)
+			compactAt = at
+			spliceRandomly(t)
+		})
+	}
+}
+
+func spliceRandomly(t *testing.T) {
+	for seed := int64(1); seed <= 40; seed++ {
+		w := &world{rng: rand.New(rand.NewSource(seed)), nodes: map[string][]*Node{}, edges: map[string][]EdgeSpec{}}
+		nfiles := 3 + w.rng.Intn(10)
+		for k := 0; k < nfiles; k++ {
+			w.regen(fmt.Sprintf("f%d.go", k))
+		}
+		w.prune()
+		g := w.build()
+		for step := 0; step < 60; step++ {
+			var files []string
+			for k := 1 + w.rng.Intn(3); k > 0; k-- {
+				p := fmt.Sprintf("f%d.go", w.rng.Intn(nfiles+3))
+				files = append(files, p)
+				if w.rng.Intn(6) == 0 {
+					delete(w.nodes, p)
+					delete(w.edges, p)
+				} else {
+					w.regen(p)
+				}
+			}
+			var ns []*Node
+			var es []EdgeSpec
+			for _, p := range slices.Compact(slices.Sorted(slices.Values(files))) {
+				ns = append(ns, w.nodes[p]...)
+				es = append(es, w.edges[p]...)
+			}
+			g = g.Splice(files, ns, es)
+			w.prune()
+			want := w.build()
+			if msg := sameGraph(g, want); msg != "" {
+				t.Fatalf("seed %d step %d (splice %v): %s", seed, step, files, msg)
+			}
+		}
+	}
+}
+
+// sameGraph compares everything a reader can observe of two graphs.
+func sameGraph(got, want *Graph) string {
+	if a, b := got.Text(), want.Text(); a != b {
+		return "text differs:\n" + a + "\nwant:\n" + b
+	}
+	for i := range want.Edges {
+		if !reflect.DeepEqual(got.ExportEdge(i), want.ExportEdge(i)) {
+			return fmt.Sprintf("edge %d: %+v, want %+v", i, got.ExportEdge(i), want.ExportEdge(i))
+		}
+	}
+	keys := map[string]bool{"nowhere.go": true, "": true}
+	for i, n := range want.Nodes {
+		keys[n.ID], keys[n.Path], keys[strings.ToLower(n.Name)] = true, true, true
+		if !slices.Equal(got.Out(i), want.Out(i)) || !slices.Equal(got.In(i), want.In(i)) {
+			return fmt.Sprintf("node %s: out %v in %v, want %v %v", n.ID, got.Out(i), got.In(i), want.Out(i), want.In(i))
+		}
+		if a, b := got.owned(i), want.owned(i); !slices.Equal(a, b) && len(a)+len(b) > 0 {
+			return fmt.Sprintf("owned(%s) = %v, want %v", n.ID, a, b)
+		}
+		if a, b := got.Descendants(i), want.Descendants(i); !slices.Equal(a, b) {
+			return fmt.Sprintf("descendants(%s) = %v, want %v", n.ID, a, b)
+		}
+	}
+	for _, n := range []string{"f1.go::D1", "f2.go::D3", "f9.go"} {
+		keys[n] = true
+	}
+	for k := range keys {
+		a, okA := got.Index(k)
+		b, okB := want.Index(k)
+		if a != b || okA != okB {
+			return fmt.Sprintf("Index(%q) = %d %v, want %d %v", k, a, okA, b, okB)
+		}
+		if a, b := got.InFile(k), want.InFile(k); !slices.Equal(a, b) && len(a)+len(b) > 0 {
+			return fmt.Sprintf("InFile(%q) = %v, want %v", k, a, b)
+		}
+		if a, b := got.named(k), want.named(k); !slices.Equal(a, b) && len(a)+len(b) > 0 {
+			return fmt.Sprintf("named(%q) = %v, want %v", k, a, b)
+		}
+		if a, b := got.Find(k), want.Find(k); !slices.Equal(a, b) {
+			return fmt.Sprintf("Find(%q) = %v, want %v", k, a, b)
+		}
+	}
+	return ""
+}
+
+// TestSpliceKeepsOld checks that a splice leaves the graph it started from
+// unchanged: readers of the old graph are not disturbed.
+func TestSpliceKeepsOld(t *testing.T) {
+	w := &world{rng: rand.New(rand.NewSource(7)), nodes: map[string][]*Node{}, edges: map[string][]EdgeSpec{}}
+	for k := 0; k < 8; k++ {
+		w.regen(fmt.Sprintf("f%d.go", k))
+	}
+	g := w.build()
+	before := g.Text()
+	clone := w.build()
+	for step := 0; step < 30; step++ {
+		p := fmt.Sprintf("f%d.go", w.rng.Intn(10))
+		w.regen(p)
+		g.Splice([]string{p}, w.nodes[p], w.edges[p])
+	}
+	if g.Text() != before {
+		t.Fatal("splicing changed the old graph's text")
+	}
+	if msg := sameGraph(g, clone); msg != "" {
+		t.Fatalf("splicing changed the old graph: %s", msg)
+	}
+}

@@ -1,0 +1,442 @@
+package resolve
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
+)
+
+// State is a resolver kept alive between updates: the tables built from
+// every file's facts and each file's bound imports, so that an update
+// resolves again only the files whose outcome can change and splices their
+// nodes and edges into the previous graph. A State is not safe for
+// concurrent use, and Update changes it: after an update, only the graph
+// it returned matches the State.
+type State struct {
+	r *resolver
+}
+
+// Stats says what an Update did.
+type Stats struct {
+	// Mode is "files" when only the changed files were resolved again
+	// (their surface, what other files can see of them, was unchanged),
+	// "dependents" when files depending on changed names were too, and
+	// "full" when everything was.
+	Mode     string
+	Resolved int // files resolved again
+	Names    int // names whose meaning changed
+}
+
+// FullFraction is the share of all call sites above which an update
+// resolves every file instead of splicing the dependents' results.
+var FullFraction = 0.35
+
+// Resolve builds the graph like Build and keeps the resolver for updates.
+func Resolve(files []*facts.File, proj *Project) (*State, *graph.Graph) {
+	if proj == nil {
+		proj = &Project{}
+	}
+	r := newResolver(files, proj)
+	return &State{r: r}, r.resolveAll()
+}
+
+// NewState builds the resolver of files without resolving them: for a
+// graph restored from disk that was resolved from the same inputs.
+func NewState(files []*facts.File, proj *Project) *State {
+	if proj == nil {
+		proj = &Project{}
+	}
+	r := newResolver(files, proj)
+	r.parallel(func(i int) {
+		fi := r.list[i]
+		r.rebind(fi)
+		fi.mention = mentions(fi.f)
+	})
+	return &State{r: r}
+}
+
+// Project returns the project facts the state was built with.
+func (s *State) Project() *Project { return s.r.proj }
+
+// resolveAll binds and resolves every file.
+func (r *resolver) resolveAll() *graph.Graph {
+	nodes := r.nodes()
+	perFile := make([][]graph.EdgeSpec, len(r.list))
+	r.parallel(func(i int) { r.rebind(r.list[i]) })
+	r.parallel(func(i int) {
+		fi := r.list[i]
+		perFile[i] = r.fileEdges(fi)
+		if fi.mention == nil {
+			fi.mention = mentions(fi.f)
+		}
+	})
+	total := 0
+	for _, es := range perFile {
+		total += len(es)
+	}
+	edges := make([]graph.EdgeSpec, 0, total)
+	for i, es := range perFile {
+		edges = append(edges, es...)
+		perFile[i] = nil
+	}
+	return graph.New(nodes, edges)
+}
+
+// Update returns the graph of the files after changed (new or edited
+// files' facts) replace theirs and removed (paths) are gone, given g, the
+// graph of the files before. It is the graph Build would return for the
+// new set of files. Files with unchanged facts may be listed in changed.
+func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) (*graph.Graph, Stats) {
+	r := s.r
+	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}, surf: map[*fileInfo][]surfEntry{}}
+	u.classify(changed, removed)
+	if !u.structural && len(u.mods) == 0 {
+		return g, Stats{Mode: "files"}
+	}
+	var before map[*fileInfo]map[string]string
+	if u.structural {
+		before = make(map[*fileInfo]map[string]string, len(r.list))
+		for _, fi := range r.list {
+			before[fi] = bindSigs(fi)
+		}
+	}
+	u.apply()
+	if u.structural {
+		r.parallel(func(i int) { r.rebind(r.list[i]) })
+		u.compareBinds(before)
+	}
+	if u.wide {
+		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
+	}
+	u.close()
+	if u.tooMany() {
+		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
+	}
+	st := Stats{Mode: "files", Resolved: len(u.D), Names: len(u.names)}
+	if len(u.names) > 0 || u.structural || len(u.D) > len(u.mods) {
+		st.Mode = "dependents"
+	}
+	return u.splice(g), st
+}
+
+// update is one State.Update in progress.
+type update struct {
+	r          *resolver
+	mods       []mod       // edited files
+	added      []*fileInfo // new files
+	gone       []*fileInfo // removed files
+	structural bool        // files added or removed, or a package clause changed
+	wide       bool        // wildcard imports changed: everything is resolved again
+
+	names map[string]bool        // global names whose meaning changed
+	fresh []string               // names not yet looked for
+	local map[*fileInfo][]string // changed local names, per file
+	D     map[*fileInfo]bool     // files to resolve again
+	surf  map[*fileInfo][]surfEntry
+}
+
+type mod struct {
+	fi       *fileInfo
+	old, cur *facts.File
+}
+
+func (u *update) addNames(ns ...string) {
+	if u.names == nil {
+		u.names = map[string]bool{}
+	}
+	for _, n := range ns {
+		if !u.names[n] {
+			u.names[n] = true
+			u.fresh = append(u.fresh, n)
+		}
+	}
+}
+
+// classify compares each changed file's surface with its previous one.
+func (u *update) classify(changed []*facts.File, removed []string) {
+	r := u.r
+	seen := map[string]bool{}
+	for _, f := range changed {
+		if seen[f.Path] {
+			continue
+		}
+		seen[f.Path] = true
+		fi := r.files[f.Path]
+		if fi == nil {
+			u.structural = true
+			u.addNames(globalKeys(f)...)
+			u.addNames(structuralNames(f)...)
+			u.added = append(u.added, &fileInfo{f: f})
+			continue
+		}
+		if fi.f == f {
+			continue
+		}
+		if fi.f.Package != f.Package || fi.f.Lang != f.Lang {
+			u.structural = true
+			u.addNames(globalKeys(fi.f)...)
+			u.addNames(globalKeys(f)...)
+			u.addNames(structuralNames(fi.f)...)
+			u.addNames(structuralNames(f)...)
+		}
+		global, local, wide := surfaceDiff(surfaceOf(fi.f), surfaceOf(f))
+		u.wide = u.wide || wide
+		u.addNames(global...)
+		u.local[fi] = local
+		u.mods = append(u.mods, mod{fi: fi, old: fi.f, cur: f})
+	}
+	for _, p := range removed {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		if fi := r.files[p]; fi != nil {
+			u.structural = true
+			u.addNames(globalKeys(fi.f)...)
+			u.addNames(structuralNames(fi.f)...)
+			u.gone = append(u.gone, fi)
+		}
+	}
+}
+
+func globalKeys(f *facts.File) []string {
+	var out []string
+	for _, e := range surfaceOf(f) {
+		out = append(out, e.global...)
+	}
+	return out
+}
+
+// apply brings the resolver's tables up to date with the changes.
+func (u *update) apply() {
+	r := u.r
+	for _, m := range u.mods {
+		r.dropDefs(m.fi, m.old)
+		m.fi.reset(m.cur)
+		r.insertDefs(m.fi)
+		m.fi.mention = mentions(m.cur)
+		u.D[m.fi] = true
+	}
+	for _, fi := range u.gone {
+		r.dropDefs(fi, fi.f)
+		if i, ok := r.listIndex(fi.f.Path); ok {
+			r.list = slices.Delete(r.list, i, i+1)
+		}
+	}
+	for k, fi := range u.added {
+		fi = newFileInfo(fi.f)
+		u.added[k] = fi
+		i, _ := r.listIndex(fi.f.Path)
+		r.list = slices.Insert(r.list, i, fi)
+		r.insertDefs(fi)
+		fi.mention = mentions(fi.f)
+		u.D[fi] = true
+	}
+	if u.structural {
+		r.indexFiles()
+		return
+	}
+	done := map[string]bool{}
+	for _, m := range u.mods {
+		if key := m.fi.pkgKey(); key != "" && !done[key] {
+			done[key] = true
+			r.indexPackage(key)
+		}
+	}
+}
+
+// bindSigs describes a file's bound imports: per local name what it binds,
+// plus the import list and the wildcard imports.
+func bindSigs(fi *fileInfo) map[string]string {
+	paths := func(fs []*fileInfo) string {
+		var b strings.Builder
+		for _, f := range fs {
+			b.WriteString(f.f.Path)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	m := make(map[string]string, len(fi.binds)+2)
+	var imports, stars strings.Builder
+	for _, b := range fi.imports {
+		imports.WriteString(paths(b.files) + "|" + b.name + "|" + b.kind + "|" + b.spec + "\n")
+	}
+	for _, b := range fi.stars {
+		stars.WriteString(paths(b.files) + "\n")
+	}
+	m["\x00imports"], m["\x00stars"] = imports.String(), stars.String()
+	for k, b := range fi.binds {
+		named := "m"
+		if b.name != "" || fi.f.Lang == "rust" {
+			named = "n" // may be imported from here by other modules
+		}
+		m[k] = named + paths(b.files) + "|" + b.name + "|" + b.kind
+	}
+	return m
+}
+
+// compareBinds finds the files whose imports bind differently since the
+// files changed, and the names they bind differently.
+func (u *update) compareBinds(before map[*fileInfo]map[string]string) {
+	for _, fi := range u.r.list {
+		old := before[fi]
+		if old == nil {
+			continue // added: resolved anyway
+		}
+		cur := bindSigs(fi)
+		diff := false
+		for k, v := range cur {
+			if old[k] == v {
+				continue
+			}
+			diff = true
+			switch {
+			case k == "\x00stars":
+				u.wide = true
+			case k == "\x00imports":
+			case strings.HasPrefix(v, "n") || strings.HasPrefix(old[k], "n"):
+				u.addNames(tokens(fi.lang, nil, k)...)
+			default:
+				u.local[fi] = append(u.local[fi], tokens(fi.lang, nil, k)...)
+			}
+		}
+		for k, v := range old {
+			if _, ok := cur[k]; !ok {
+				diff = true
+				if strings.HasPrefix(v, "n") {
+					u.addNames(tokens(fi.lang, nil, k)...)
+				} else {
+					u.local[fi] = append(u.local[fi], tokens(fi.lang, nil, k)...)
+				}
+			}
+		}
+		if diff {
+			u.D[fi] = true
+		}
+	}
+}
+
+// close grows the names whose meaning changed and the files to resolve
+// again to a fixed point: a file that mentions a changed name is resolved
+// again, and its entries that refer to a changed name change the meaning
+// of their own keys.
+func (u *update) close() {
+	r := u.r
+	scanned := map[*fileInfo]int{} // names known when the file's entries were last checked
+	for {
+		if len(u.fresh) > 0 {
+			hs := make([]uint64, len(u.fresh))
+			for i, n := range u.fresh {
+				hs[i] = hashName(n)
+			}
+			u.fresh = nil
+			for _, fi := range r.list {
+				if !u.D[fi] && mentionsAny(fi.mention, hs) {
+					u.D[fi] = true
+				}
+			}
+		}
+		grew := false
+		for fi := range u.D {
+			if scanned[fi] == len(u.names)+1 && len(u.local[fi]) == 0 {
+				continue
+			}
+			scanned[fi] = len(u.names) + 1
+			if u.propagate(fi) {
+				grew = true
+			}
+		}
+		if !grew && len(u.fresh) == 0 {
+			return
+		}
+	}
+}
+
+// propagate marks the keys of fi's entries that refer to a changed name
+// (global, or local to fi) as changed; it reports whether names were added.
+func (u *update) propagate(fi *fileInfo) bool {
+	es, ok := u.surf[fi]
+	if !ok {
+		es = surfaceOf(fi.f)
+		u.surf[fi] = es
+	}
+	local := map[string]bool{}
+	for _, n := range u.local[fi] {
+		local[n] = true
+	}
+	u.local[fi] = nil
+	n0 := len(u.names)
+	done := make([]bool, len(es))
+	for changed := true; changed; {
+		changed = false
+		for i := range es {
+			e := &es[i]
+			if done[i] || !slices.ContainsFunc(e.refers, func(n string) bool { return u.names[n] || local[n] }) {
+				continue
+			}
+			done[i] = true
+			u.addNames(e.global...)
+			for _, n := range e.local {
+				if !local[n] {
+					local[n] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return len(u.names) > n0
+}
+
+// tooMany reports whether the files to resolve again hold so many call
+// sites that resolving everything costs about the same.
+func (u *update) tooMany() bool {
+	total, dep := 0, 0
+	for _, fi := range u.r.list {
+		n := len(fi.f.Calls) + 1
+		total += n
+		if u.D[fi] {
+			dep += n
+		}
+	}
+	return float64(dep) > FullFraction*float64(total)
+}
+
+// full binds and resolves every file.
+func (u *update) full() *graph.Graph {
+	return u.r.resolveAll()
+}
+
+// splice resolves the files in D again and splices their nodes and edges
+// into g.
+func (u *update) splice(g *graph.Graph) *graph.Graph {
+	r := u.r
+	var list []*fileInfo
+	for _, fi := range r.list {
+		if u.D[fi] {
+			list = append(list, fi)
+		}
+	}
+	if !u.structural {
+		each(list, func(i int) { r.rebind(list[i]) })
+	}
+	nodes := make([][]*graph.Node, len(list))
+	edges := make([][]graph.EdgeSpec, len(list))
+	each(list, func(i int) {
+		nodes[i] = r.fileNodes(list[i], nil)
+		edges[i] = r.fileEdges(list[i])
+	})
+	files := make([]string, 0, len(list)+len(u.gone))
+	var ns []*graph.Node
+	var es []graph.EdgeSpec
+	for i, fi := range list {
+		files = append(files, fi.f.Path)
+		ns = append(ns, nodes[i]...)
+		es = append(es, edges[i]...)
+	}
+	for _, fi := range u.gone {
+		files = append(files, fi.f.Path)
+	}
+	return g.Splice(files, ns, es)
+}

@@ -1,0 +1,283 @@
+package resolve
+
+import (
+	"hash/maphash"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+// A file's surface is what the resolution of other files can read of it.
+// Lookups across files are by name: a call, a receiver, a type or an
+// import names something, and tables, modules, classes and scopes are
+// searched for that name. So the surface is a list of entries, each found
+// under some names (keys) and meaning what it does through other names it
+// refers to (a base class, a result type, a field's type, a re-exported
+// symbol).
+//
+// Keys are global or local. Global keys can be looked up from any file
+// (definitions, class fields, re-exported imports, package values, the
+// default export). Local keys are visible only inside the file's own
+// scopes (module-level and function-level bindings, nested functions,
+// whole-module imports), which other files reach only through the file's
+// global entries: a changed local entry matters to others only when a
+// global entry of the same file refers to its name.
+type surfEntry struct {
+	group  string // entries of a group are compared in order
+	sig    string // the content other files can observe
+	global []string
+	local  []string
+	refers []string
+}
+
+// surfaceOf lists a file's surface entries. wide is set when the file has
+// wildcard imports (they make any name of another module visible here).
+func surfaceOf(f *facts.File) []surfEntry {
+	spec := specFor(f.Lang)
+	var out []surfEntry
+	defs := f.Defs
+	for i := range defs {
+		d := &defs[i]
+		e := surfEntry{group: "d:" + d.Name}
+		parentQual, parentKind := "", facts.DefKind(0)
+		if d.Parent >= 0 && d.Parent < len(defs) {
+			parentQual, parentKind = defs[d.Parent].Qual, defs[d.Parent].Kind
+		}
+		e.sig = strings.Join([]string{d.Kind.String(), d.Qual, parentQual, d.Owner, strings.Join(d.Bases, ","), d.Result}, "\x00")
+		e.refers = tokens(spec, e.refers, d.Owner, d.Result)
+		for _, b := range d.Bases {
+			e.refers = tokens(spec, e.refers, b)
+		}
+		hidden := d.Kind == facts.Func && d.Owner == "" && parentKind == facts.Func
+		if hidden {
+			// A nested function is found only by lookups in this file's scopes.
+			e.local = []string{d.Name}
+		} else {
+			e.global = append(e.global, d.Name)
+			if parentKind == facts.Class {
+				// A class's members decide its constructor and its methods.
+				e.global = append(e.global, defs[d.Parent].Name)
+			}
+			e.global = tokens(spec, e.global, d.Owner)
+			if d.Parent < 0 && family(f.Lang) == "js" {
+				// A default import may mean the module's only definition.
+				e.global = append(e.global, "default")
+			}
+		}
+		out = append(out, e)
+	}
+	for i := range f.Bindings {
+		b := &f.Bindings[i]
+		scope := "-"
+		field := selfPrefixed(b.Name)
+		if b.Scope >= 0 && b.Scope < len(defs) {
+			scope = defs[b.Scope].Qual
+			field = field || defs[b.Scope].Kind == facts.Class
+		}
+		e := surfEntry{group: "b:" + b.Name, sig: strings.Join([]string{scope, b.Type, b.FromCall, b.FromExpr}, "\x00")}
+		e.refers = tokens(spec, nil, b.Type, b.FromCall, b.FromExpr)
+		if field {
+			e.global = tokens(spec, nil, b.Name)
+		} else {
+			e.local = tokens(spec, nil, b.Name)
+		}
+		out = append(out, e)
+	}
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		e := surfEntry{sig: strings.Join([]string{im.Spec, im.Name, im.Alias, im.Kind, boolStr(im.Star)}, "\x00")}
+		switch {
+		case isStar(f.Lang, im):
+			e.group = "*" // any change of wildcard imports is wide
+		case im.Name != "" || im.Kind == "default" || f.Lang == "rust" || f.Lang == "java":
+			// A symbol import: other modules may import it from here.
+			e.group = "i:" + im.Alias + ":" + im.Name + ":" + lastSeg(im.Spec)
+			e.global = tokens(spec, nil, im.Alias, im.Name, lastSeg(im.Spec))
+			e.refers = tokens(spec, nil, im.Name, lastSeg(im.Spec))
+		default:
+			e.group = "m:" + im.Alias + ":" + im.Spec
+			e.local = tokens(spec, nil, im.Alias, im.Spec)
+		}
+		out = append(out, e)
+	}
+	if f.DefaultExport != "" {
+		out = append(out, surfEntry{group: "x", sig: f.DefaultExport, global: []string{"default"},
+			refers: tokens(spec, nil, f.DefaultExport)})
+	}
+	for _, v := range f.Values {
+		out = append(out, surfEntry{group: "v:" + v, global: []string{v}})
+	}
+	return out
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "*"
+	}
+	return ""
+}
+
+func lastSeg(spec string) string {
+	if i := strings.LastIndexAny(spec, "/.:"); i >= 0 {
+		return spec[i+1:]
+	}
+	return spec
+}
+
+// isStar reports whether an import makes every name of its module visible
+// (wildcards, Go dot imports, sourced shell files).
+func isStar(lang string, im *facts.Import) bool {
+	return im.Star || (lang == "go" && im.Alias == ".") || lang == "bash"
+}
+
+func selfPrefixed(name string) bool {
+	return strings.HasPrefix(name, "self.") || strings.HasPrefix(name, "this.") || strings.HasPrefix(name, "@")
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
+// tokens appends the identifiers in ss to out, less the language's self
+// names, which are never looked up as names.
+func tokens(spec *langSpec, out []string, ss ...string) []string {
+	for _, s := range ss {
+		for i := 0; i < len(s); {
+			if !identByte(s[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(s) && identByte(s[j]) {
+				j++
+			}
+			if t := s[i:j]; !spec.isSelf(t) {
+				out = append(out, t)
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+var tokenSeed = maphash.MakeSeed()
+
+func hashName(s string) uint64 { return maphash.String(tokenSeed, s) }
+
+// mentions lists (hashed) every name resolving f's own calls, receivers,
+// bindings, references, bases, results, owners and imports may look up,
+// sorted: whether f has to be resolved again when a name's meaning
+// changes.
+func mentions(f *facts.File) []uint64 {
+	spec := specFor(f.Lang)
+	var toks []string
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		toks = tokens(spec, toks, c.Name, c.Recv)
+	}
+	for i := range f.Bindings {
+		b := &f.Bindings[i]
+		toks = tokens(spec, toks, b.Type, b.FromCall, b.FromExpr)
+	}
+	for i := range f.Refs {
+		toks = tokens(spec, toks, f.Refs[i].Recv, f.Refs[i].Name)
+	}
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		toks = tokens(spec, toks, d.Owner, d.Result)
+		for _, b := range d.Bases {
+			toks = tokens(spec, toks, b)
+		}
+		if d.Kind == facts.Class {
+			// Reopened classes (Ruby, C++) share members with other files.
+			toks = append(toks, d.Name)
+		}
+	}
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		toks = tokens(spec, toks, im.Spec, im.Name, im.Alias)
+	}
+	toks = tokens(spec, toks, f.DefaultExport)
+	if family(f.Lang) == "js" {
+		toks = append(toks, "default")
+	}
+	hs := make([]uint64, len(toks))
+	for i, t := range toks {
+		hs[i] = hashName(t)
+	}
+	slices.Sort(hs)
+	return slices.Compact(hs)
+}
+
+// mentionsAny reports whether sorted hashes hs hold one of names.
+func mentionsAny(hs []uint64, names []uint64) bool {
+	for _, n := range names {
+		if _, ok := slices.BinarySearch(hs, n); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// surfaceDiff compares two versions of a file's surface. It returns the
+// global and local keys of the entries that differ, and wide when the
+// wildcard imports changed.
+func surfaceDiff(old, cur []surfEntry) (global, local []string, wide bool) {
+	type group struct {
+		sigs          []string
+		global, local []string
+	}
+	collect := func(es []surfEntry) map[string]*group {
+		m := make(map[string]*group, len(es))
+		for i := range es {
+			e := &es[i]
+			g := m[e.group]
+			if g == nil {
+				g = &group{}
+				m[e.group] = g
+			}
+			g.sigs = append(g.sigs, e.sig)
+			g.global = append(g.global, e.global...)
+			g.local = append(g.local, e.local...)
+		}
+		return m
+	}
+	a, b := collect(old), collect(cur)
+	changed := func(name string, x, y *group) {
+		if name == "*" {
+			wide = true
+		}
+		for _, g := range []*group{x, y} {
+			if g != nil {
+				global = append(global, g.global...)
+				local = append(local, g.local...)
+			}
+		}
+	}
+	for name, x := range a {
+		if y := b[name]; y == nil || !slices.Equal(x.sigs, y.sigs) {
+			changed(name, x, y)
+		}
+	}
+	for name, y := range b {
+		if a[name] == nil {
+			changed(name, nil, y)
+		}
+	}
+	return global, local, wide
+}
+
+// structuralNames are the names under which a file added or removed can
+// be found by path while calls are resolved (Python submodules, Rust
+// module paths): the segments of its path without the extension, its
+// package, and for Rust the words that start a path at a crate root.
+// Import specs that name the file are checked by binding imports again.
+func structuralNames(f *facts.File) []string {
+	out := tokens(defaultSpec, nil, strings.TrimSuffix(f.Path, path.Ext(f.Path)), f.Package)
+	if f.Lang == "rust" {
+		out = append(out, "crate", "self", "super")
+	}
+	return out
+}

@@ -355,3 +355,23 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// panicHost panics in Graph, as a buggy host might.
+type panicHost struct{ *testHost }
+
+func (panicHost) Graph(ctx context.Context, root string) (*graph.Graph, Meta, error) {
+	panic("boom")
+}
+
+func TestPanicBecomesError(t *testing.T) {
+	s := connect(t, panicHost{newTestHost()}, "/x")
+	res := s.call(map[string]any{"action": "status"})
+	if text := textOf(t, res); !res.IsError || !strings.Contains(text, "Internal error: boom.") {
+		t.Fatalf("panic answer:\n%s", text)
+	}
+	// The session still works.
+	res = s.call(map[string]any{"action": "fly"})
+	if !res.IsError || !strings.Contains(textOf(t, res), "Unknown action") {
+		t.Fatal("session died after a panic")
+	}
+}

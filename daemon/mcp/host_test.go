@@ -140,6 +140,11 @@ func (h *testHost) Picture(ctx context.Context, root string, req PictureRequest)
 // tinyPNG is a 2x2 PNG whose colour depends on the kind, so tests can
 // tell pictures apart.
 func tinyPNG(kind string) []byte {
+	pngMu.Lock()
+	defer pngMu.Unlock()
+	if b, ok := pngCache[kind]; ok {
+		return b
+	}
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	c := color.RGBA{uint8(len(kind) * 20), 100, 200, 255}
 	for x := range 2 {
@@ -149,12 +154,18 @@ func tinyPNG(kind string) []byte {
 	}
 	var buf bytes.Buffer
 	png.Encode(&buf, img)
+	pngCache[kind] = buf.Bytes()
 	return buf.Bytes()
 }
 
+var (
+	pngMu    sync.Mutex
+	pngCache = map[string][]byte{}
+)
+
 // unpack writes a txtar fixture (without its expect/golden sections) into
 // a new temporary directory.
-func unpack(t *testing.T, fixture string) string {
+func unpack(t testing.TB, fixture string) string {
 	t.Helper()
 	ar, err := txtar.ParseFile(filepath.Join("../../testdata/graph", fixture+".txtar"))
 	if err != nil {
@@ -182,12 +193,12 @@ func unpack(t *testing.T, fixture string) string {
 
 // session connects a real go-sdk client to Serve over a pipe.
 type session struct {
-	t    *testing.T
+	t    testing.TB
 	cs   *sdk.ClientSession
 	done chan error
 }
 
-func connect(t *testing.T, h Host, root string, opts ...Option) *session {
+func connect(t testing.TB, h Host, root string, opts ...Option) *session {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	srvConn, cliConn := net.Pipe()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -95,15 +96,22 @@ type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
 
-// handle runs one tool call.
-func (c *canvas) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+// handle runs one tool call. A panic in an action (a bug) becomes an
+// error answer and a log line, never a dead session.
+func (c *canvas) handle(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, _ error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.opt.log.Error("canvas panic", "panic", p, "stack", string(debug.Stack()))
+			res = toResult(nil, &toolError{msg: fmt.Sprintf("Internal error: %v.", p), hint: "this is a bug in ccd; the daemon log has details. Other actions still work"})
+		}
+	}()
 	start := time.Now()
 	a, terr := parseArgs(req.Params.Arguments)
 	var r *response
 	if terr == nil {
 		r, terr = c.dispatch(ctx, a)
 	}
-	res := toResult(r, terr)
+	res = toResult(r, terr)
 	c.opt.log.Info("canvas", "action", a.Action, "symbol", a.Symbol, "error", terr != nil,
 		"images", len(res.Content)-1, "ms", time.Since(start).Milliseconds())
 	return res, nil

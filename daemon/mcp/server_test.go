@@ -175,6 +175,8 @@ func TestSession(t *testing.T) {
 			has: []string{"Evidence board of", "Focus task T1: 1/3 addressed", "Open claims (1):"}},
 		{name: "read", args: map[string]any{"action": "read"}, images: nil,
 			has: []string{"Evidence (3):", "Claims (2, 1 open):", "Decisions (", "Tasks (3):"}},
+		{name: "init later keeps the board", args: map[string]any{"action": "init"}, images: []string{"architecture", "board"},
+			has: []string{"Architecture unchanged since E1", "Board: 3 evidence, 2 claims, 7 decisions | Focus: task T1 | Progress: 1/3 addressed"}},
 		{name: "unknown parameter", args: map[string]any{"action": "impact", "symbols": "x"}, isError: true, has: []string{`Unknown parameter "symbols"`, "Hint: The parameters are"}},
 		{name: "unknown action", args: map[string]any{"action": "fly"}, isError: true, has: []string{`Unknown action "fly"`}},
 		{name: "missing action", args: map[string]any{"symbol": "x"}, isError: true, has: []string{"Missing action."}},

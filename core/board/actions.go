@@ -234,7 +234,7 @@ func (b *Board) address(kind DecisionKind, s MarkSpec) (MarkResult, View, error)
 		return MarkResult{}, View{}, err
 	}
 	if s.Node.ID == "" {
-		return MarkResult{}, View{}, &Error{Code: CodeMissingText, Message: string(kind) + " needs a symbol",
+		return MarkResult{}, View{}, &Error{Code: CodeMissingSymbol, Message: string(kind) + " needs a symbol",
 			Hint: fmt.Sprintf(`pass symbol="..." naming the function, class or file to %s`, kind)}
 	}
 	if s.Node.Label == "" {

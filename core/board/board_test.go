@@ -432,7 +432,7 @@ func TestMarkSkipProgress(t *testing.T) {
 func TestMarkErrors(t *testing.T) {
 	b := newBoard()
 	_, _, err := b.Mark(MarkSpec{})
-	mustCode(t, err, CodeMissingText)
+	mustCode(t, err, CodeMissingSymbol)
 	_, _, err = b.Skip(MarkSpec{Node: ref("a.py::f"), Text: strings.Repeat("x", MaxText+1)})
 	mustCode(t, err, CodeTextTooLong)
 	if v := b.View("status"); v.Decisions != 0 {

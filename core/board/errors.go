@@ -16,13 +16,14 @@ func (e *Error) Error() string {
 
 // Error codes.
 const (
-	CodeMissingText  = "missing_text"
-	CodeTextTooLong  = "text_too_long"
-	CodeBadKind      = "bad_kind"
-	CodeUnknownClaim = "unknown_claim"
-	CodeBadStatus    = "bad_status"
-	CodeUnknownTask  = "unknown_task"
-	CodeNoTasks      = "no_tasks"
-	CodeBadTasks     = "bad_tasks"
-	CodeBadState     = "bad_state"
+	CodeMissingText   = "missing_text"
+	CodeMissingSymbol = "missing_symbol"
+	CodeTextTooLong   = "text_too_long"
+	CodeBadKind       = "bad_kind"
+	CodeUnknownClaim  = "unknown_claim"
+	CodeBadStatus     = "bad_status"
+	CodeUnknownTask   = "unknown_task"
+	CodeNoTasks       = "no_tasks"
+	CodeBadTasks      = "bad_tasks"
+	CodeBadState      = "bad_state"
 )

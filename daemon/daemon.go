@@ -67,6 +67,9 @@ type Daemon struct {
 	requests atomic.Int64
 	metrics  *metrics
 	hooks    *hooks.Engine
+	// mcpSessions counts live MCP sessions; the daemon does not idle out
+	// while an agent is connected.
+	mcpSessions atomic.Int64
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -168,7 +171,7 @@ func Run(ctx context.Context, opts Options) error {
 			return fmt.Errorf("serve: %w", err)
 		case <-tick:
 			idle := time.Since(time.Unix(0, d.last.Load()))
-			if idle >= opts.IdleTimeout && !d.reg.busy() {
+			if idle >= opts.IdleTimeout && !d.reg.busy() && d.mcpSessions.Load() == 0 {
 				reason = fmt.Sprintf("idle for %s", idle.Round(time.Second))
 			}
 		}

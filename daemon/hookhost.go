@@ -2,12 +2,14 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 )
@@ -109,9 +111,74 @@ func (h hookHost) Rescan(root string) {
 	}
 }
 
-func (h hookHost) Board(root string) hooks.BoardInfo { return hooks.BoardInfo{} }
+// Board describes root's evidence board for a card: nothing when the
+// board is empty.
+func (h hookHost) Board(root string) hooks.BoardInfo {
+	w := h.r.find(root)
+	if w == nil {
+		return hooks.BoardInfo{}
+	}
+	b, err := w.loadBoard()
+	if err != nil || b == nil {
+		return hooks.BoardInfo{}
+	}
+	s := b.Snapshot()
+	if len(s.Evidence)+len(s.Claims)+len(s.Decisions) == 0 {
+		return hooks.BoardInfo{}
+	}
+	info := hooks.BoardInfo{Summary: s.View.Summary, Marked: map[string]bool{}}
+	var open []string
+	for _, c := range s.Claims {
+		if c.Status == board.Open {
+			open = append(open, fmt.Sprintf("%s %s: %s", c.ID, c.Kind, clip(c.Text, 120)))
+		}
+	}
+	if len(open) > 3 {
+		open = append(open[len(open)-3:], fmt.Sprintf("(+%d earlier open claims)", len(open)-3))
+	}
+	if len(open) > 0 {
+		info.Lines = append(info.Lines, "Open claims: "+strings.Join(open, "; "))
+	}
+	var recent []string
+	for i := len(s.Decisions) - 1; i >= 0 && len(recent) < 3; i-- {
+		d := s.Decisions[i]
+		text := d.Text
+		if text == "" {
+			text = d.Symbol
+		}
+		recent = append(recent, fmt.Sprintf("%s %s: %s", d.ID, d.Kind, clip(text, 100)))
+	}
+	if len(recent) > 0 {
+		info.Lines = append(info.Lines, "Recent decisions: "+strings.Join(recent, "; "))
+	}
+	for _, d := range s.Decisions {
+		if (d.Kind == board.Mark || d.Kind == board.Skip) && d.Node != "" {
+			info.Marked[d.Node] = true
+		}
+	}
+	return info
+}
 
-func (h hookHost) SnapshotBoard(root string) {}
+// SnapshotBoard saves root's board now (before a compaction).
+func (h hookHost) SnapshotBoard(root string) {
+	w := h.r.find(root)
+	if w == nil {
+		return
+	}
+	if b, err := w.loadBoard(); err == nil && b != nil {
+		if err := w.saveBoard(b); err != nil {
+			h.r.log.Warn("board snapshot", "root", root, "err", err)
+		}
+	}
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
 
 // hasSource reports whether root holds at least one file of a known
 // language, looking at no more than a bounded number of entries.

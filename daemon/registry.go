@@ -59,6 +59,8 @@ type workspace struct {
 	// changed it, so a hook arriving after the watcher applied an edit can
 	// still diff the edit (guarded by upd).
 	recent map[string]recentChange
+
+	board boardState // the evidence board, loaded on first use
 }
 
 // recentChange is the graph before an update that changed a file.

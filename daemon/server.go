@@ -1,11 +1,13 @@
 package daemon
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/daemon/hooks"
+	"github.com/ccd-dev/ccd/daemon/mcp"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
@@ -355,10 +358,44 @@ func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 }
 
+// handleMCP upgrades the connection (Connection: Upgrade, Upgrade: mcp)
+// and runs one MCP server session on it: newline-delimited JSON-RPC both
+// ways until the client closes. X-Ccd-Workspace is the session's default
+// workspace (the shim's CLAUDE_PROJECT_DIR or cwd).
 func (d *Daemon) handleMCP(w http.ResponseWriter, r *http.Request) {
-	writeErr(w, http.StatusNotImplemented, "not_implemented", "the MCP server is not built yet",
-		"the canvas tool arrives with the MCP issue; use the ccd CLI meanwhile")
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "mcp") {
+		writeErr(w, http.StatusBadRequest, "bad_request", "GET /v1/mcp needs Connection: Upgrade and Upgrade: mcp",
+			"connect with ccd-mcp, which performs the upgrade and pipes stdio")
+		return
+	}
+	conn, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, "internal", "upgrade: "+err.Error(), "retry; if it persists, restart the daemon with ccd stop")
+		return
+	}
+	conn.SetDeadline(time.Time{})
+	brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: mcp\r\n\r\n")
+	if err := brw.Flush(); err != nil {
+		conn.Close()
+		return
+	}
+	root := r.Header.Get("X-Ccd-Workspace")
+	d.mcpSessions.Add(1)
+	defer d.mcpSessions.Add(-1)
+	d.log.Info("mcp session", "workspace", root)
+	rwc := &upgraded{Reader: brw.Reader, Conn: conn}
+	err = mcp.Serve(context.Background(), mcpHost{d.reg}, rwc, root, mcp.WithVersion(wire.Version), mcp.WithLogger(d.log))
+	d.log.Info("mcp session ended", "workspace", root, "err", err)
 }
+
+// upgraded reads through the buffered reader of a hijacked connection (it
+// may hold bytes the client sent right after the upgrade request).
+type upgraded struct {
+	*bufio.Reader
+	net.Conn
+}
+
+func (u *upgraded) Read(p []byte) (int, error) { return u.Reader.Read(p) }
 
 func (d *Daemon) handleStop(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"stopping": true, "pid": os.Getpid()})

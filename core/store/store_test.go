@@ -168,3 +168,29 @@ func TestGraphRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestBlobRoundTripSurvivesReopen(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Blob("board"); err != nil || b != nil {
+		t.Fatalf("empty store: %q %v", b, err)
+	}
+	if err := s.PutBlob("board", []byte(`{"v":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutBlob("board", []byte(`{"v":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if b, err := s.Blob("board"); err != nil || string(b) != `{"v":2}` {
+		t.Fatalf("after reopen: %q %v", b, err)
+	}
+}

@@ -1,0 +1,145 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpSession connects a real go-sdk client to the real ccd-mcp binary
+// (which starts or reaches the daemon of e), with dir as its workspace.
+func mcpSession(t *testing.T, e *env, dir string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bins.mc)
+	cmd.Env = append(append(os.Environ(), e.vars...), "CLAUDE_PROJECT_DIR="+dir)
+	cmd.Dir = dir
+	client := sdk.NewClient(&sdk.Implementation{Name: "ccd-e2e", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect through ccd-mcp: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call runs one canvas action and returns its text and decoded images.
+func call(t *testing.T, cs *sdk.ClientSession, args map[string]any) (string, int, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "canvas", Arguments: args})
+	if err != nil {
+		t.Fatalf("canvas %v: %v", args, err)
+	}
+	var text strings.Builder
+	images := 0
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *sdk.TextContent:
+			text.WriteString(c.Text)
+			text.WriteString("\n")
+		case *sdk.ImageContent:
+			if c.MIMEType != "image/png" {
+				t.Errorf("image of type %s", c.MIMEType)
+			}
+			img, err := png.Decode(bytes.NewReader(c.Data))
+			if err != nil {
+				t.Errorf("image does not decode as PNG: %v", err)
+			} else if img.Bounds().Dx() < 200 || img.Bounds().Dy() < 100 {
+				t.Errorf("image only %v", img.Bounds())
+			}
+			images++
+		}
+	}
+	return text.String(), images, res.IsError
+}
+
+func TestMCPThroughShim(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	cs := mcpSession(t, e, dir)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) == 0 || tools.Tools[0].Name != "canvas" {
+		t.Fatalf("tools/list: %v %+v", err, tools)
+	}
+	steps := []struct {
+		args     map[string]any
+		images   int
+		isError  bool
+		mustHave []string
+	}{
+		{map[string]any{"action": "init"}, 2, false, []string{"Board: 1 evidence, 0 claims, 0 decisions"}},
+		{map[string]any{"action": "impact", "symbol": "Cart.add"}, 2, false, []string{"Cart.add", "Board: 2 evidence"}},
+		{map[string]any{"action": "impact", "symbol": "Cart.ad"}, 0, true, []string{"Cart.add"}},
+		{map[string]any{"action": "claim", "text": "Cart.add is only called from the CLI", "kind": "hypothesis"}, 1, false, []string{"C1", "1 claims"}},
+		{map[string]any{"action": "decide", "text": "add a quantity parameter", "kind": "plan"}, 1, false, []string{"D1"}},
+		{map[string]any{"action": "status"}, 1, false, []string{"Board: 2 evidence, 1 claims, 1 decisions"}},
+		{map[string]any{"action": "read"}, 0, false, []string{"C1", "D1"}},
+	}
+	for _, s := range steps {
+		text, images, isErr := call(t, cs, s.args)
+		t.Logf("%v →\n%s", s.args, text)
+		if isErr != s.isError {
+			t.Errorf("%v: isError=%v, want %v\n%s", s.args, isErr, s.isError, text)
+		}
+		if images != s.images {
+			t.Errorf("%v: %d images, want %d", s.args, images, s.images)
+		}
+		for _, m := range s.mustHave {
+			if !strings.Contains(text, m) {
+				t.Errorf("%v: answer lacks %q:\n%s", s.args, m, text)
+			}
+		}
+	}
+	for _, f := range []string{"architecture.png", "board.png", "state.json"} {
+		if _, err := os.Stat(filepath.Join(dir, ".codecanvas", f)); err != nil {
+			t.Errorf("artifact %s: %v", f, err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".codecanvas", "impact_*.png")); len(m) == 0 {
+		t.Error("no impact_*.png artifact")
+	}
+
+	// A second session on the same workspace, concurrently: both boards are
+	// one board and no item is lost.
+	cs2 := mcpSession(t, e, dir)
+	var wg sync.WaitGroup
+	for i, c := range []*sdk.ClientSession{cs, cs2} {
+		wg.Add(1)
+		go func(i int, c *sdk.ClientSession) {
+			defer wg.Done()
+			for j := 0; j < 5; j++ {
+				call(t, c, map[string]any{"action": "claim", "text": "finding from session " + string(rune('A'+i)), "kind": "finding"})
+			}
+		}(i, c)
+	}
+	wg.Wait()
+	text, _, _ := call(t, cs2, map[string]any{"action": "status"})
+	if !strings.Contains(text, "11 claims") {
+		t.Errorf("after 10 concurrent claims: %s", text)
+	}
+
+	// The board survives a daemon restart, and init does not wipe it.
+	cs.Close()
+	cs2.Close()
+	if r := e.run(bins.ccd, nil, "stop"); r.code != 0 {
+		t.Fatalf("stop: %+v", r)
+	}
+	waitFor(t, "daemon to stop", 10*time.Second, func() bool { return len(e.daemons()) == 0 })
+	cs3 := mcpSession(t, e, dir)
+	text, _, _ = call(t, cs3, map[string]any{"action": "init"})
+	if !strings.Contains(text, "11 claims") || !strings.Contains(text, "1 decisions") {
+		t.Errorf("after restart and init, the board is not intact:\n%s", text)
+	}
+}

@@ -418,11 +418,18 @@ func TestRootRules(t *testing.T) {
 	}
 }
 
-func TestMCPShimReportsMissingServer(t *testing.T) {
+func TestMCPUpgradeRequired(t *testing.T) {
 	e := newEnv(t)
-	r := e.run(bins.mc, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}`+"\n"))
-	if r.code == 0 || r.stdout != "" || !strings.Contains(r.stderr, "not built yet") {
-		t.Errorf("ccd-mcp: want exit 1, nothing on stdout, the reason on stderr; got %+v", r)
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("start: %+v", r)
+	}
+	// A plain GET without the upgrade is refused with the error envelope.
+	resp, err := wire.Call(context.Background(), filepath.Join(e.home, "ccd.sock"), "GET", "/v1/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Status != http.StatusBadRequest || !strings.Contains(string(resp.Body), "Upgrade: mcp") || !strings.Contains(string(resp.Body), `"hint"`) {
+		t.Errorf("GET /v1/mcp without upgrade: %d %s", resp.Status, resp.Body)
 	}
 }
 

@@ -246,7 +246,7 @@ func (ix *Index) guide(e *dsl.Expr, all []ranked, h *hits, p *Pack) Guidance {
 		g.RecommendedAction = ActionExpand
 		g.SuggestedExpandCount = min(max(min(m, 3), 1), sel)
 		g.MaxAdditionalQueries = 1
-		g.NextStep = fmt.Sprintf("Expand the %d suggested handles (best: %s); query once more only if they do not answer the question (%s).",
+		g.NextStep = fmt.Sprintf("Expand the %d suggested handle(s) (best: %s); query once more only if they do not answer the question (%s).",
 			g.SuggestedExpandCount, label, strings.Join(why, "; "))
 	default:
 		g.ConfidenceBand = BandLow

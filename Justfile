@@ -28,10 +28,14 @@ run: build
     bin/ccd export {{workspace}} -o bin/graph.json -q
     @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes); the daemon keeps the workspace fresh until 'bin/ccd stop' or 30 idle minutes"
 
-# Run the whole test suite (vet, then every test).
-test:
+# Run the whole test suite: install the language servers the tests use
+# (into .tools/), vet, every Go test, then the official TypeScript MCP
+# client against the real ccd-mcp.
+test: build
+    bash scripts/install-lsp.sh
     go vet ./...
     go test ./...
+    bash scripts/mcp-client-check.sh
 
 # Python standard library, the second benchmark corpus.
 pystdlib := `python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true`

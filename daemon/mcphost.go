@@ -55,14 +55,11 @@ func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
 	if w == nil || w.failed() {
 		abs, err := checkRoot(root, false)
 		if err != nil {
-			var er *errRoot
-			if errors.As(err, &er) {
-				return mcp.InitInfo{}, fmt.Errorf("%s (%s)", er.msg, er.hint)
-			}
 			return mcp.InitInfo{}, err
 		}
 		if !hasSource(abs, h.r.cfg) {
-			return mcp.InitInfo{}, fmt.Errorf("no source files in %s yet: clone or create the project there, then init again", abs)
+			return mcp.InitInfo{}, &errRoot{fmt.Sprintf("no source files in %s yet", abs),
+				"clone or create the project there (or pass repo_path of the project), then init again"}
 		}
 		if w, err = h.r.add(abs, false); err != nil {
 			return mcp.InitInfo{}, err

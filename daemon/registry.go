@@ -102,6 +102,9 @@ type errRoot struct{ msg, hint string }
 
 func (e *errRoot) Error() string { return e.msg }
 
+// Hint says what to do instead (shown by the MCP tool).
+func (e *errRoot) Hint() string { return e.hint }
+
 // systemDirs are roots never indexed unless forced: the whole file system,
 // and system directories full of code that is not the user's project.
 var systemDirs = map[string]bool{

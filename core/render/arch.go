@@ -161,7 +161,13 @@ func (a *archDraw) draw(repoName string) {
 			tip, dir = pts[len(pts)-1], 1
 			pts[len(pts)-1].y -= head * 0.8
 		}
-		sc.path(routePath(pts), none, stroke{c: withAlpha(col, 170), w: w})
+		// One path per segment keeps each rasterised box small (a long
+		// route's bounding box would span the canvas); the colour is
+		// blended in advance so the overlapping joints do not darken.
+		line := stroke{c: over(withAlpha(col, 170), colBackground), w: w}
+		for k := 1; k < len(pts); k++ {
+			sc.path(routePath(pts[k-1:k+1]), none, line)
+		}
 		sc.path(arrowHead(tip, 0, dir, head), col, stroke{})
 		pills = append(pills, pending{at: tip, up: r.up, label: comma(l.count), col: i})
 	}

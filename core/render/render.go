@@ -9,9 +9,7 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"image"
-	"image/png"
 	"math"
 )
 
@@ -47,9 +45,8 @@ func (p *Picture) PNG() ([]byte, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, fmt.Errorf("encode png: %w", err)
+	if err := encodePNG(&buf, img); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }

@@ -28,6 +28,7 @@ type boxScanner struct {
 	maxX  fixed.Int26_6
 	maxY  fixed.Int26_6
 	uni   image.Uniform
+	mask  image.Alpha // coverage of the current path, reused
 }
 
 var _ rasterx.Scanner = (*boxScanner)(nil)
@@ -89,8 +90,59 @@ func (s *boxScanner) Draw() {
 			s.r.LineTo(x, y)
 		}
 	}
-	s.r.DrawOp = draw.Over
-	s.r.Draw(s.dest, box, s.src, box.Min)
+	uni, ok := s.src.(*image.Uniform)
+	if !ok {
+		s.r.DrawOp = draw.Over
+		s.r.Draw(s.dest, box, s.src, box.Min)
+		return
+	}
+	// Coverage into an alpha mask, then a blend that skips empty pixels
+	// and stores covered pixels of an opaque paint directly: most of a
+	// box's pixels are one or the other.
+	n := box.Dx() * box.Dy()
+	if cap(s.mask.Pix) < n {
+		s.mask.Pix = make([]uint8, n)
+	}
+	s.mask.Pix = s.mask.Pix[:n]
+	s.mask.Stride = box.Dx()
+	s.mask.Rect = image.Rect(0, 0, box.Dx(), box.Dy())
+	s.r.DrawOp = draw.Src
+	s.r.Draw(&s.mask, s.mask.Rect, image.Opaque, image.Point{})
+	composite(s.dest, box, &s.mask, uni.C)
+}
+
+// composite blends colour c over dst inside box through mask (whose
+// origin is box.Min).
+func composite(dst *image.RGBA, box image.Rectangle, mask *image.Alpha, c color.Color) {
+	r, g, b, a := c.RGBA() // premultiplied, 16 bits
+	if a == 0 {
+		return
+	}
+	r8, g8, b8, a8 := uint8(r>>8), uint8(g>>8), uint8(b>>8), uint8(a>>8)
+	w := box.Dx()
+	for y := 0; y < box.Dy(); y++ {
+		m := mask.Pix[y*mask.Stride : y*mask.Stride+w]
+		d := dst.Pix[dst.PixOffset(box.Min.X, box.Min.Y+y):]
+		for x, cov := range m {
+			if cov == 0 {
+				continue
+			}
+			i := 4 * x
+			if cov == 0xff && a == 0xffff {
+				d[i], d[i+1], d[i+2], d[i+3] = r8, g8, b8, a8
+				continue
+			}
+			// Porter-Duff over with coverage: ma is the paint's effective
+			// alpha in 16 bits.
+			ma := uint32(cov) * 0x101
+			sa := a * ma / 0xffff
+			inv := 0xffff - sa
+			d[i] = uint8((uint32(d[i])*0x101*inv/0xffff + r*ma/0xffff) >> 8)
+			d[i+1] = uint8((uint32(d[i+1])*0x101*inv/0xffff + g*ma/0xffff) >> 8)
+			d[i+2] = uint8((uint32(d[i+2])*0x101*inv/0xffff + b*ma/0xffff) >> 8)
+			d[i+3] = uint8((uint32(d[i+3])*0x101*inv/0xffff + sa) >> 8)
+		}
+	}
 }
 
 // GetPathExtent returns the recorded path's bounds.

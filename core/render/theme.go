@@ -68,3 +68,10 @@ func kindColor(kind string) (fill, ink color.NRGBA) {
 	}
 	return hex(0xf1f3f5), hex(0x495057)
 }
+
+// over is c composited over an opaque background bg.
+func over(c, bg color.NRGBA) color.NRGBA {
+	a := int(c.A)
+	mix := func(x, y uint8) uint8 { return uint8((int(x)*a + int(y)*(255-a) + 127) / 255) }
+	return color.NRGBA{R: mix(c.R, bg.R), G: mix(c.G, bg.G), B: mix(c.B, bg.B), A: 0xff}
+}

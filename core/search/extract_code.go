@@ -23,6 +23,24 @@ func extractCode(content []byte, lang string, defs []facts.Def, li *lineIndex) [
 		ok[i] = true
 		spans[i] = defSpan{d.StartByte, d.EndByte, attachComments(content, li, d.StartByte, lang)}
 	}
+	// Valid definitions by start, so a definition's nested ones follow it.
+	var order []int
+	for i := range defs {
+		if ok[i] {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		a, b := spans[order[x]], spans[order[y]]
+		if a.a != b.a {
+			return a.a < b.a
+		}
+		return a.b > b.b // the enclosing one first
+	})
+	rank := make([]int, len(defs))
+	for r, i := range order {
+		rank[i] = r
+	}
 	var out []piece
 	for i, d := range defs {
 		if !ok[i] {
@@ -54,8 +72,11 @@ func extractCode(content []byte, lang string, defs []facts.Def, li *lineIndex) [
 		// The body leaves out nested definitions, which have handles of
 		// their own.
 		var holes []Span
-		for j := range defs {
-			if j != i && ok[j] && spans[j].a >= s.a && spans[j].b <= s.b && (spans[j].a > s.a || spans[j].b < s.b) {
+		for _, j := range order[rank[i]+1:] {
+			if spans[j].a >= s.b {
+				break
+			}
+			if spans[j].b <= s.b && (spans[j].a > s.a || spans[j].b < s.b) {
 				holes = append(holes, Span{spans[j].ext, spans[j].b})
 			}
 		}

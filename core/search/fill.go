@@ -200,7 +200,7 @@ func (ix *Index) indexPending(p string) {
 		return
 	}
 	lang, defs := ix.parse(p, content)
-	pf := prepare(p, normalize(content), lang, defs)
+	pf := prepare(p, normalize(content), lang, defs, ix.opts.EagerTokens)
 	ix.mu.Lock()
 	if ix.fill.isPending(p) {
 		ix.commit(pf)

@@ -38,6 +38,12 @@ type Options struct {
 	Workers int
 	// FileDiscovery describes how the caller finds files (for Status).
 	FileDiscovery string
+	// EagerTokens counts every handle's tokens at indexing time. By default
+	// counts are computed the first time a handle is shown (query, pack,
+	// expand) and cached: counting is the most expensive part of indexing
+	// (see the package documentation for figures), and agents only ever see
+	// a few handles.
+	EagerTokens bool
 }
 
 // Index is an in-memory retrieval index of handles with identifier-aware
@@ -154,7 +160,7 @@ func (ix *Index) Update(p string, content []byte, lang string, defs []facts.Def)
 		ix.stats.binary.Add(1)
 		return fmt.Errorf("search update %s: binary content is not indexed", c)
 	}
-	pf := prepare(c, normalize(content), lang, defs)
+	pf := prepare(c, normalize(content), lang, defs, ix.opts.EagerTokens)
 	ix.mu.Lock()
 	ix.commit(pf)
 	ix.fill.done(c) // under the lock: a background read of older content must not win

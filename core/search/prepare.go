@@ -63,8 +63,15 @@ func extract(p string, content []byte, lang string, defs []facts.Def, li *lineIn
 	return extractText(content, li)
 }
 
-// prepare extracts a file's handles and their terms.
-func prepare(p string, content []byte, lang string, defs []facts.Def) *prepared {
+// prepare extracts a file's handles and their terms. Token counts are left
+// at -1 (unknown) unless eager is set.
+func prepare(p string, content []byte, lang string, defs []facts.Def, eager bool) *prepared {
+	count := func(b []byte) int32 {
+		if !eager {
+			return -1
+		}
+		return int32(tokcount.Count(b))
+	}
 	li := newLineIndex(content)
 	pieces := extract(p, content, lang, defs, li)
 	pf := &prepared{path: p, lang: lang, hash: hashBytes(content), size: len(content), lines: li.lines()}
@@ -72,7 +79,7 @@ func prepare(p string, content []byte, lang string, defs []facts.Def) *prepared 
 	pf.docs = append(pf.docs, doc{
 		id: handleID(p, ntFile.idGroup(), "", 0), typ: ntFile, name: path.Base(p),
 		start: 0, end: len(content), lineA: min(1, pf.lines), lineB: pf.lines,
-		preview: preview(content), hash: pf.hash, tokens: int32(tokcount.Count(content)),
+		preview: preview(content), hash: pf.hash, tokens: count(content),
 	})
 	b := builder{local: map[string]uint32{}, pf: pf}
 	ordinals := map[string]int{}
@@ -86,7 +93,7 @@ func prepare(p string, content []byte, lang string, defs []facts.Def) *prepared 
 			name: pc.name, key: pc.key, parent: pc.parent, pqual: pc.pqual, sig: pc.sig,
 			start: pc.start, end: pc.end, lineA: pc.lineA, lineB: pc.lineB,
 			preview: preview(content[pc.previewAt:pc.end]), hash: hashBytes(span),
-			tokens: int32(tokcount.Count(span)),
+			tokens: count(span),
 		}
 		n := uint32(len(pf.docs))
 		d.lens[fName] = b.add(n, []byte(pc.name), fName)

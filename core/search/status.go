@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"sort"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -26,6 +27,10 @@ type Status struct {
 	LastError      string `json:"last_error,omitempty"`
 	Generation     uint64 `json:"generation"`
 	Tokenizer      string `json:"tokenizer"`
+	// TokensCounted is how many files' token counts in TotalTokens are
+	// exact; the others are estimated at four bytes per token until their
+	// file handle is shown once (counts are computed lazily).
+	TokensCounted int `json:"tokens_counted"`
 }
 
 // Status reports what the index holds.
@@ -42,7 +47,12 @@ func (ix *Index) Status() Status {
 	size := int64(0)
 	for _, f := range ix.files {
 		d := &ix.docs[f.docs[0]]
-		st.TotalTokens += int64(max(d.tokens, 0))
+		if t := atomic.LoadInt32(&d.tokens); t >= 0 {
+			st.TotalTokens += int64(t)
+			st.TokensCounted++
+		} else {
+			st.TotalTokens += int64(tokcount.Estimate(f.size))
+		}
 		st.Handles += len(f.docs) - 1
 		size += int64(len(f.path)) + int64(len(f.docs)+len(f.terms))*4 + 96
 	}

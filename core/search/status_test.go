@@ -203,3 +203,54 @@ func TestConcurrentQueriesAndUpdates(t *testing.T) {
 		t.Errorf("%d files indexed, want 60", n)
 	}
 }
+
+// TestLazyTokenCounts: counts computed on first display equal the counts
+// computed at indexing time, and the status total becomes exact as file
+// handles are shown.
+func TestLazyTokenCounts(t *testing.T) {
+	dir := unpack(t, "corpus.txtar")
+	fx := build(t, dir)
+	eager := NewWithOptions(Options{Root: dir, EagerTokens: true})
+	for p, f := range fx.facts {
+		b, _ := os.ReadFile(filepath.Join(dir, p))
+		eager.Update(p, b, f.Lang, f.Defs)
+	}
+	for _, p := range []string{"docs/README.md", "notes.txt", "go.mod"} {
+		b, _ := os.ReadFile(filepath.Join(dir, p))
+		eager.Update(p, b, "", nil)
+	}
+	if st := fx.ix.Status(); st.TokensCounted != 0 {
+		t.Errorf("lazy index counted %d files before showing any", st.TokensCounted)
+	}
+	st := eager.Status()
+	if st.TokensCounted != st.FilesIndexed {
+		t.Errorf("eager index: %d of %d files counted", st.TokensCounted, st.FilesIndexed)
+	}
+	eager.mu.RLock()
+	want := map[string]int32{}
+	for _, d := range eager.docs {
+		if d.file != nil {
+			want[d.id] = d.tokens
+		}
+	}
+	eager.mu.RUnlock()
+	shown := 0
+	for _, q := range []string{`(grep "the")`, `(grep "server")`, `(grep "auth*")`, `(file "*")`, `(section "Shop")`, `(grep "line")`} {
+		r, err := fx.ix.Query(QueryParams{Query: q, Limit: MaxLimit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range r.Handles {
+			shown++
+			if w, ok := want[h.ID]; !ok || int32(h.TokenCount) != w || w <= 0 {
+				t.Errorf("%s %s: lazy %d tokens, eager %d", h.ID, labels([]Handle{h}), h.TokenCount, w)
+			}
+		}
+	}
+	if shown < 20 {
+		t.Errorf("only %d handles shown", shown)
+	}
+	if got := fx.ix.Status(); got.TotalTokens != st.TotalTokens || got.TokensCounted != got.FilesIndexed {
+		t.Errorf("after showing every file: lazy total %d (%d counted), eager %d", got.TotalTokens, got.TokensCounted, st.TotalTokens)
+	}
+}

@@ -143,3 +143,65 @@ func TestMCPThroughShim(t *testing.T) {
 		t.Errorf("after restart and init, the board is not intact:\n%s", text)
 	}
 }
+
+func TestRenderViewsAndArtifacts(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "architecture.png after init", 30*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(dir, ".codecanvas", "architecture.png"))
+		return err == nil
+	})
+	out := t.TempDir()
+	cases := []struct {
+		args []string
+		file string
+	}{
+		{[]string{"render", "impact", "Cart.add", "--root", dir, "-o", filepath.Join(out, "i.png")}, "i.png"},
+		{[]string{"render", "impact", "Cart.add", "--root", dir, "-o", filepath.Join(out, "i2.png"), "--scale", "2"}, "i2.png"},
+		{[]string{"render", "architecture", "--root", dir, "-o", filepath.Join(out, "a.svg")}, "a.svg"},
+		{[]string{"render", "board", "--root", dir, "-o", filepath.Join(out, "b.png")}, "b.png"},
+	}
+	sizes := map[string]int{}
+	for _, c := range cases {
+		if r := e.run(bins.ccd, nil, c.args...); r.code != 0 {
+			t.Fatalf("%v: %+v", c.args, r)
+		}
+		data, err := os.ReadFile(filepath.Join(out, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(c.file, ".svg") {
+			if !bytes.Contains(data, []byte("<svg")) || !bytes.Contains(data, []byte("<text")) {
+				t.Errorf("%s is not an SVG with text", c.file)
+			}
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		sizes[c.file] = img.Bounds().Dx()
+	}
+	if sizes["i2.png"] < 2*sizes["i.png"]-2 {
+		t.Errorf("--scale 2 gave width %d for %d at 1x", sizes["i2.png"], sizes["i.png"])
+	}
+	// The impact query also leaves its artifact.
+	os.Remove(filepath.Join(dir, ".codecanvas", "impact_Cart.add.png"))
+	if r := e.run(bins.ccd, nil, "impact", "--root", dir, "Cart.add"); r.code != 0 {
+		t.Fatalf("impact: %+v", r)
+	}
+	waitFor(t, "impact artifact", 10*time.Second, func() bool {
+		_, err := os.Stat(filepath.Join(dir, ".codecanvas", "impact_Cart.add.png"))
+		return err == nil
+	})
+	// Bad views get a usage error.
+	if r := e.run(bins.ccd, nil, "render", "mosaic", "--root", dir); r.code != 2 {
+		t.Errorf("unknown view: %+v", r)
+	}
+	if r := e.run(bins.ccd, nil, "render", "impact", "Cart.ad", "--root", dir, "-o", filepath.Join(out, "x.png")); r.code == 0 || !strings.Contains(r.stderr, "Cart.add") {
+		t.Errorf("misspelt symbol: %+v", r)
+	}
+}

@@ -206,6 +206,8 @@ func (r *registry) startIndex(w *workspace) {
 		w.gen++
 		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
+		// The architecture view lands in .codecanvas/architecture.png.
+		go r.saveArtifact(w, res.Graph, "architecture", -1, 0)
 		if w.watch == nil {
 			// Not fresh until the watches are in place and checked.
 			w.dirty = true

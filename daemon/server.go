@@ -32,6 +32,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /v1/impact", d.handleImpact)
 	mux.HandleFunc("GET /v1/symbols", d.handleSymbols)
 	mux.HandleFunc("GET /v1/export", d.handleExport)
+	mux.HandleFunc("GET /v1/render", d.handleRender)
 	mux.HandleFunc("POST /v1/hook", d.handleHook)
 	mux.HandleFunc("GET /v1/mcp", d.handleMCP)
 	mux.HandleFunc("POST /v1/stop", d.handleStop)
@@ -295,6 +296,8 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	}
 	rep := report.NewImpact(g, g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf}), cands[1:])
 	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
+	// The impact view lands in .codecanvas/impact_<symbol>.png.
+	go d.reg.saveArtifact(ws, g, "impact", cands[0], depth)
 }
 
 func (d *Daemon) handleSymbols(w http.ResponseWriter, r *http.Request) {

@@ -44,6 +44,7 @@ func init() {
 		{"status", "[--json]", "show the daemon and its workspaces", runStatus},
 		{"init", "[DIR] [--force] [--no-wait]", "index DIR in the daemon (starting it if needed) and show progress", runInit},
 		{"stop", "", "stop the daemon", runStop},
+		{"render", "architecture|impact SYMBOL|board [--root DIR] [-o FILE.png|.svg] [--scale 2] [--depth N]", "draw a view as PNG or SVG (default: the artifact under .codecanvas/)", runRender},
 		{"setup", "claude [--project|--user] [--dir DIR] [--remove]", "add ccd's hooks and MCP server to Claude Code settings (idempotent, keeps other hooks, backs up)", runSetup},
 		{"bench", "[--runs N] DIR... | --mode floor|build DIR", "compare indexing with the raw tree-sitter parse floor (Markdown table), or measure one phase (JSON line)", runBench},
 		{"version", "", "print the version", func(c *ctx, _ []string) error {

@@ -1,0 +1,138 @@
+package daemon
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/render"
+	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/store"
+)
+
+// picture draws one view of ws: architecture, impact (of node) or board.
+// file is the artifact name under .codecanvas/.
+func picture(ws *workspace, g *graph.Graph, view string, node, depth int, opt render.Options) (*render.Picture, string, error) {
+	switch view {
+	case "architecture":
+		return render.Architecture(g, filepath.Base(ws.root), opt), "architecture.png", nil
+	case "impact":
+		return render.Impact(g, node, depth, opt), ImpactFile(g.Nodes[node]), nil
+	case "board":
+		b, err := ws.loadBoard()
+		if err != nil {
+			return nil, "", err
+		}
+		return render.Board(boardView(ws.root, b.Snapshot()), opt), "board.png", nil
+	}
+	return nil, "", fmt.Errorf("unknown view %q (want architecture, impact or board)", view)
+}
+
+// writeArtifact saves a picture under root/.codecanvas/.
+func writeArtifact(root, file string, data []byte) error {
+	dir := filepath.Join(root, store.Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, file), data)
+}
+
+// saveArtifact renders a view as PNG into .codecanvas/ in the background
+// of an answer (init, impact); failures are logged, never returned.
+func (r *registry) saveArtifact(ws *workspace, g *graph.Graph, view string, node, depth int) {
+	pic, file, err := picture(ws, g, view, node, depth, render.Options{})
+	if err == nil {
+		var data []byte
+		if data, err = pic.PNG(); err == nil {
+			err = writeArtifact(ws.root, file, data)
+		}
+	}
+	if err != nil {
+		r.log.Warn("artifact", "root", ws.root, "view", view, "err", err)
+	}
+}
+
+// handleRender draws a view: GET /v1/render?root=&view=architecture|impact|board
+// [&symbol=][&depth=][&format=png|svg][&scale=1|2]. The PNG at scale 1 is
+// also saved as the view's artifact under .codecanvas/.
+func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	view := q.Get("view")
+	format := q.Get("format")
+	if format == "" {
+		format = "png"
+	}
+	if format != "png" && format != "svg" {
+		writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("format=%q: want png or svg", format), "pass format=png or format=svg")
+		return
+	}
+	scale := 1.0
+	if v := q.Get("scale"); v != "" {
+		s, err := strconv.ParseFloat(v, 64)
+		if err != nil || s < 1 || s > 4 {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("scale=%q: want 1 to 4", v), "pass scale=2 for a high-resolution PNG")
+			return
+		}
+		scale = s
+	}
+	depth := 3
+	if v := q.Get("depth"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "pass depth=3")
+			return
+		}
+		depth = n
+	}
+	switch view {
+	case "architecture", "board", "impact":
+	default:
+		writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("view=%q: want architecture, impact or board", view),
+			"pass view=architecture, view=board, or view=impact&symbol=Name")
+		return
+	}
+	node := -1
+	if view == "impact" && q.Get("symbol") == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "view=impact needs a symbol", "pass symbol=Name")
+		return
+	}
+	ws, g, _ := d.workspaceFor(w, r)
+	if ws == nil {
+		return
+	}
+	if view == "impact" {
+		cands := g.Find(q.Get("symbol"))
+		if len(cands) == 0 {
+			fail(w, report.NotFound(g, q.Get("symbol")))
+			return
+		}
+		node = cands[0]
+	}
+	pic, file, err := picture(ws, g, view, node, depth, render.Options{Scale: scale})
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("X-Ccd-Artifact", filepath.Join(ws.root, store.Dir, file))
+	if format == "svg" {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Write(pic.SVG())
+		return
+	}
+	data, err := pic.PNG()
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if scale == 1 {
+		if err := writeArtifact(ws.root, file, data); err != nil {
+			d.log.Warn("artifact", "root", ws.root, "file", file, "err", err)
+		}
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Write(data)
+}
+

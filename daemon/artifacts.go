@@ -135,4 +135,3 @@ func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "image/png")
 	w.Write(data)
 }
-

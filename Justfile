@@ -15,7 +15,7 @@ build:
     CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-mcp ./mcpshim/ccd-mcp
 
 # Build, start the daemon, index a real workspace, print status and an
-# impact analysis, export the graph.
+# impact analysis, draw the pictures, export the graph.
 run: build
     @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/_demo/http ]; then mkdir -p bin/_demo && cp -r "$(go env GOROOT)/src/net/http" bin/_demo/http; fi
     bin/ccd daemon --detach
@@ -24,6 +24,10 @@ run: build
     bin/ccd status
     @echo
     bin/ccd impact --root {{workspace}} Server.Serve --depth 2
+    @echo
+    bin/ccd render architecture --root {{workspace}}
+    bin/ccd render impact Server.Serve --root {{workspace}}
+    bin/ccd render board --root {{workspace}}
     @echo
     bin/ccd export {{workspace}} -o bin/graph.json -q
     @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes); the daemon keeps the workspace fresh until 'bin/ccd stop' or 30 idle minutes"

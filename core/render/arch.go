@@ -253,7 +253,7 @@ func (a *archDraw) pickLinks() {
 		all[i] = ledge{from: l.from, to: l.to, weight: float64(l.count)}
 	}
 	rank := feedbackOrder(nd, all)
-	limit := max(12, nd*2)
+	limit := max(12, nd*3/2)
 	var cands []link
 	backs := 0
 	hasOut := make([]bool, nd)
@@ -299,9 +299,32 @@ func (a *archDraw) pickLinks() {
 			}
 		}
 	}
+	// A link is implied when a path of other candidates leads the same way
+	// and none of its links is much lighter (a path through a light link
+	// must not hide a heavy direct one): widest paths, by bottleneck.
+	weight := make([][]int, nd)
+	for i := range weight {
+		weight[i] = make([]int, nd)
+	}
+	for _, l := range cands {
+		if rank[l.from] < rank[l.to] {
+			weight[l.from][l.to] = l.count
+		}
+	}
+	widest := make([][]int, nd) // widest[u][v]: best bottleneck of any path
+	for k := nd - 1; k >= 0; k-- {
+		u := byRank[k]
+		widest[u] = make([]int, nd)
+		for _, w := range succ[u] {
+			widest[u][w] = max(widest[u][w], weight[u][w])
+			for v, b := range widest[w] {
+				widest[u][v] = max(widest[u][v], min(weight[u][w], b))
+			}
+		}
+	}
 	implied := func(u, v int) bool {
 		for _, w := range succ[u] {
-			if w != v && reach[w][v] {
+			if w != v && reach[w][v] && 6*min(weight[u][w], widest[w][v]) >= weight[u][v] {
 				return true
 			}
 		}
@@ -465,7 +488,7 @@ func (a *archDraw) legend(x, y float64) float64 {
 	item(34, func(x float64) {
 		sc.path(fmt.Sprintf("M %s %s L %s %s", num(x), num(cy), num(x+26), num(cy)), none, stroke{c: colAccent, w: 2})
 		sc.path(arrowHead(pt{x + 34, cy}, 1, 0, 9), colAccent, stroke{})
-	}, a.m.linkKind+" between districts (count, tests left out)")
+	}, a.linkLegend())
 	if a.upLinks {
 		item(34, func(x float64) {
 			sc.path(fmt.Sprintf("M %s %s L %s %s", num(x), num(cy), num(x+26), num(cy)), none, stroke{c: colCycle, w: 2})
@@ -473,6 +496,13 @@ func (a *archDraw) legend(x, y float64) float64 {
 		}, "against the flow (cycle)")
 	}
 	return x - x0 - 22
+}
+
+func (a *archDraw) linkLegend() string {
+	if a.m.linkKind == "calls" {
+		return "calls between districts (calling modules; tests left out)"
+	}
+	return "imports between districts (importing modules; tests left out)"
 }
 
 // emptyPicture draws a title and a message card.

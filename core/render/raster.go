@@ -12,21 +12,20 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// raster draws the scene at the given scale: the background, then the
-// shapes (through oksvg and rasterx, from the same SVG the picture
-// serialises, minus what oksvg cannot draw), then images, then texts with
-// the embedded Go fonts.
-func (s *scene) raster(scale float64) (*image.RGBA, error) {
+// raster draws the scene at the given scale into img (of the picture's
+// pixel size): the background, then the shapes (through oksvg and rasterx,
+// from the same SVG the picture serialises, minus what oksvg cannot draw),
+// then images, then texts with the embedded Go fonts.
+func (s *scene) raster(scale float64, img *image.RGBA) error {
 	if err := loadFonts(); err != nil {
-		return nil, err
+		return err
 	}
-	pw, ph := s.pixelSize(scale)
-	img := image.NewRGBA(image.Rect(0, 0, pw, ph))
+	pw, ph := img.Rect.Dx(), img.Rect.Dy()
 	draw.Draw(img, img.Bounds(), image.NewUniform(s.bg), image.Point{}, draw.Src)
 
 	icon, err := oksvg.ReadIconStream(bytes.NewReader(s.svg(scale, false)), oksvg.IgnoreErrorMode)
 	if err != nil {
-		return nil, fmt.Errorf("rasterise picture: parse shapes: %w", err)
+		return fmt.Errorf("rasterise picture: parse shapes: %w", err)
 	}
 	icon.SetTarget(0, 0, s.w*scale, s.h*scale)
 	sc := newBoxScanner(img)
@@ -53,5 +52,5 @@ func (s *scene) raster(scale float64) (*image.RGBA, error) {
 		d := font.Drawer{Dst: img, Src: image.NewUniform(t.fill), Face: fc, Dot: fixed.Point26_6{X: x, Y: fixed.Int26_6(t.y * scale * 64)}}
 		d.DrawString(t.s)
 	}
-	return img, nil
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"image"
 	"math"
+	"sync"
 )
 
 // Options tune a picture.
@@ -40,8 +41,11 @@ func (p *Picture) SVG() []byte { return p.sc.svg(p.scale, true) }
 
 // PNG rasterises the picture at the chosen scale and encodes it as PNG.
 func (p *Picture) PNG() ([]byte, error) {
-	img, err := p.Image()
-	if err != nil {
+	w, h := p.Size()
+	pix := getPix(w * h * 4)
+	defer putPix(pix)
+	img := &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	if err := p.sc.raster(p.scale, img); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
@@ -52,7 +56,27 @@ func (p *Picture) PNG() ([]byte, error) {
 }
 
 // Image rasterises the picture at the chosen scale.
-func (p *Picture) Image() (*image.RGBA, error) { return p.sc.raster(p.scale) }
+func (p *Picture) Image() (*image.RGBA, error) {
+	w, h := p.Size()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if err := p.sc.raster(p.scale, img); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// pixPool recycles canvases between PNG calls: a large picture's canvas
+// is tens of megabytes, and touching fresh memory costs more than drawing.
+var pixPool sync.Pool
+
+func getPix(n int) []uint8 {
+	if b, ok := pixPool.Get().(*[]uint8); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]uint8, n)
+}
+
+func putPix(b []uint8) { pixPool.Put(&b) }
 
 // Size returns the pixel size of the PNG at the chosen scale.
 func (p *Picture) Size() (w, h int) { return p.sc.pixelSize(p.scale) }

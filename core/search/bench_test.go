@@ -144,14 +144,21 @@ func benchQueries(b *testing.B, ix *Index, label string) {
 		{Parent: "Server"},
 	}
 	var lat []time.Duration
+	per := make([][]time.Duration, len(qs))
 	for round := 0; round < 5; round++ {
-		for _, q := range qs {
+		for i, q := range qs {
 			t0 := time.Now()
 			if _, err := ix.Query(q, nil); err != nil {
 				b.Fatal(err)
 			}
-			lat = append(lat, time.Since(t0))
+			d := time.Since(t0)
+			lat = append(lat, d)
+			per[i] = append(per[i], d)
 		}
+	}
+	for i, q := range qs {
+		sort.Slice(per[i], func(a, b int) bool { return per[i][a] < per[i][b] })
+		b.Logf("%s median %v: %+v", label, per[i][len(per[i])/2], q)
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, label+"-query-p50-ms")

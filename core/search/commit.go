@@ -150,11 +150,17 @@ func (ix *Index) allocTerm(text string) uint32 {
 		t = uint32(len(ix.terms) - 1)
 	}
 	ix.dict[text] = t
+	st := stem(text)
+	ix.byStem[st] = append(ix.byStem[st], t)
 	return t
 }
 
+// stem is the bucket of a term for prefix lookups.
+func stem(t string) string { return t[:min(len(t), 2)] }
+
 func (ix *Index) freeTermSlot(t uint32) {
 	delete(ix.dict, ix.terms[t].text)
+	dropFrom(ix.byStem, stem(ix.terms[t].text), t)
 	ix.terms[t] = termEntry{}
 	ix.freeTerm = append(ix.freeTerm, t)
 }

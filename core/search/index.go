@@ -61,6 +61,7 @@ type Index struct {
 	byName   map[string][]uint32 // lowercased name → definitions and sections
 	byParent map[string][]uint32 // lowercased parent name → members
 	dict     map[string]uint32   // term → term number
+	byStem   map[string][]uint32 // first two bytes of a term → term numbers, for prefix queries
 	terms    []termEntry
 	freeTerm []uint32
 	nDocs    int            // searchable docs (all but file handles)
@@ -93,6 +94,7 @@ func NewWithOptions(o Options) *Index {
 		byName:   map[string][]uint32{},
 		byParent: map[string][]uint32{},
 		dict:     map[string]uint32{},
+		byStem:   map[string][]uint32{},
 	}
 	ix.tombs.init(tombstoneCap)
 	ix.fill.init()

@@ -108,27 +108,17 @@ func (ix *Index) EvidencePack(req PackRequest, s *Session, refs RefSource) (*Pac
 	if err != nil {
 		return nil, err
 	}
-	all := ix.rank(h)
 	p := &Pack{Handles: []PackHandle{}, Files: []PackFile{}, ExpandSuggestion: []string{},
-		TotalMatches: max(h.count(), len(all)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
+		TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
+	chosen := ix.selectPerFile(h, maxH, maxF)
 	fc := ix.newFileCache()
-	perFile := map[string]int{}
 	fileAt := map[string]int{}
 	top := 0.0
-	if len(all) > 0 {
-		top = all[0].score
+	if len(chosen) > 0 {
+		top = chosen[0].score
 	}
-	var chosen []ranked
-	for _, r := range all {
-		if len(chosen) == maxH {
-			break
-		}
+	for _, r := range chosen {
 		d := &ix.docs[r.doc]
-		if perFile[d.file.path] >= maxF {
-			continue
-		}
-		perFile[d.file.path]++
-		chosen = append(chosen, r)
 		ph := PackHandle{ID: d.id, FilePath: d.file.path, NodeType: d.typ.String(), LineRange: [2]int{d.lineA, d.lineB},
 			TokenCount: ix.tokens(d, fc), Score: round3(r.score / top), RecentlyExpanded: s.RecentlyExpanded(d.id)}
 		if d.typ.isDef() || d.typ == ntSection {
@@ -147,7 +137,7 @@ func (ix *Index) EvidencePack(req PackRequest, s *Session, refs RefSource) (*Pac
 		p.Files[i].TokenCount += ph.TokenCount
 	}
 	p.Truncated = p.TotalMatches > len(p.Handles)
-	p.Guidance = ix.guide(e, all, h, p)
+	p.Guidance = ix.guide(e, top, h, p)
 	// Suggest the best handles not expanded recently.
 	for _, ph := range p.Handles {
 		if len(p.ExpandSuggestion) == p.Guidance.SuggestedExpandCount {
@@ -167,6 +157,33 @@ func (ix *Index) EvidencePack(req PackRequest, s *Session, refs RefSource) (*Pac
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// selectPerFile picks the best maxH docs with at most maxF per file. It
+// ranks a bounded number of candidates first and falls back to ranking
+// everything only when the per-file cap starved the selection.
+func (ix *Index) selectPerFile(h *hits, maxH, maxF int) []ranked {
+	pick := func(all []ranked) []ranked {
+		var out []ranked
+		perFile := map[*fileEntry]int{}
+		for _, r := range all {
+			if len(out) == maxH {
+				break
+			}
+			f := ix.docs[r.doc].file
+			if perFile[f] < maxF {
+				perFile[f]++
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	k := 32 * maxH
+	out := pick(ix.rank(h, k))
+	if len(out) < maxH && len(h.score) > k {
+		out = pick(ix.rank(h, 0))
+	}
+	return out
+}
 
 // Confidence bands.
 const (
@@ -192,19 +209,18 @@ const (
 // queries. Medium (≥ 0.5): stop querying, expand up to min(m, 3), at most
 // one more query. Low: refine the query (at most two more), expand at most
 // the best one. No match at all is low with confidence 0.
-func (ix *Index) guide(e *dsl.Expr, all []ranked, h *hits, p *Pack) Guidance {
+func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 	g := Guidance{}
-	if len(all) == 0 {
+	if len(p.Handles) == 0 {
 		g.ConfidenceBand = BandLow
 		g.RecommendedAction = ActionRefine
 		g.MaxAdditionalQueries = 2
 		g.NextStep = "Nothing matched. Retry once with fewer or different words, a symbol= lookup, or a wider glob; if that finds nothing, fall back to reading files."
 		return g
 	}
-	s1 := all[0].score
 	m := 0
-	for _, r := range all {
-		if r.score >= s1/2 {
+	for _, s := range h.score {
+		if s >= s1/2 {
 			m++
 		}
 	}
@@ -215,7 +231,11 @@ func (ix *Index) guide(e *dsl.Expr, all []ranked, h *hits, p *Pack) Guidance {
 	case m <= 8:
 		focus = 0.5
 	}
-	coverage, nameHit := ix.topSignals(e, all[0].doc, h)
+	best, ok := ix.byID[p.Handles[0].ID]
+	if !ok {
+		return g
+	}
+	coverage, nameHit := ix.topSignals(e, best, h)
 	g.Confidence = round3(coverage * (0.2 + 0.4*nameHit + 0.4*focus))
 	sel := len(p.Handles)
 	var why []string
@@ -228,10 +248,9 @@ func (ix *Index) guide(e *dsl.Expr, all []ranked, h *hits, p *Pack) Guidance {
 	if focus < 1 {
 		why = append(why, fmt.Sprintf("%d matches score about as high as the best", m))
 	}
-	best := p.Handles[0]
-	label := best.FilePath
-	if best.Symbol != "" {
-		label = best.Symbol + " in " + best.FilePath
+	label := p.Handles[0].FilePath
+	if sym := p.Handles[0].Symbol; sym != "" {
+		label = sym + " in " + label
 	}
 	switch {
 	case g.Confidence >= highConfidence:

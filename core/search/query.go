@@ -220,8 +220,8 @@ func (ix *Index) run(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefSour
 	if err != nil {
 		return nil, err
 	}
-	ranked := ix.rank(h)
-	res := &QueryResult{Handles: []Handle{}, TotalMatches: max(h.count(), len(ranked)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
+	ranked := ix.rank(h, limit)
+	res := &QueryResult{Handles: []Handle{}, TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
 	if len(ranked) > limit {
 		ranked = ranked[:limit]
 	}

@@ -98,3 +98,26 @@ func TestTotalsAndTruncation(t *testing.T) {
 		}
 	}
 }
+
+// TestRankTopK: the bounded heap selects exactly the first k of a full
+// sort, ties included.
+func TestRankTopK(t *testing.T) {
+	ix := New()
+	for i := 0; i < 40; i++ {
+		ix.Update(fmt.Sprintf("f%02d.txt", i), []byte(strings.Repeat("word ", i%5+1)+"\n"), "", nil)
+	}
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	h, _ := ix.textHits("word", allFields, nil)
+	full := ix.rank(h, 0)
+	if len(full) != 40 {
+		t.Fatalf("%d matches", len(full))
+	}
+	for _, k := range []int{1, 3, 7, 16, 39, 40, 100} {
+		got := ix.rank(h, k)
+		want := full[:min(k, len(full))]
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("k=%d: %v, want %v", k, got, want)
+		}
+	}
+}

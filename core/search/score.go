@@ -117,10 +117,10 @@ func (ix *Index) textQuery(pattern string) []qword {
 }
 
 // prefixTerms returns the terms starting with stem, most frequent first.
-func (ix *Index) prefixTerms(stem string) []uint32 {
+func (ix *Index) prefixTerms(prefix string) []uint32 {
 	var out []uint32
-	for t, n := range ix.dict {
-		if strings.HasPrefix(t, stem) {
+	for _, n := range ix.byStem[stem(prefix)] {
+		if strings.HasPrefix(ix.terms[n].text, prefix) {
 			out = append(out, n)
 		}
 	}

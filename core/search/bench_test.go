@@ -123,10 +123,14 @@ func BenchmarkIndexNetHTTP(b *testing.B) {
 	benchIndex(b, filepath.Join(runtime.GOROOT(), "src", "net", "http"))
 }
 
+// benchSink keeps the last benchmark index alive, so -memprofile shows it.
+var benchSink *Index
+
 // BenchmarkIndexGOROOT indexes all of GOROOT/src; run with -benchtime 1x.
 func BenchmarkIndexGOROOT(b *testing.B) {
 	ix := benchIndex(b, filepath.Join(runtime.GOROOT(), "src"))
 	benchQueries(b, ix, "goroot")
+	benchSink = ix
 }
 
 // benchQueries reports query latencies on a built index.

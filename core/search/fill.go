@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -39,6 +41,9 @@ type filler struct {
 	workers int
 	failed  int
 	lastErr string
+	// urgent counts queries catching up: background workers pause while
+	// it is non-zero, so the query gets the CPU.
+	urgent atomic.Int32
 }
 
 func (f *filler) init() {
@@ -171,6 +176,9 @@ func (ix *Index) Wait(ctx context.Context) error {
 func (ix *Index) fillWorker() {
 	f := &ix.fill
 	for {
+		for f.urgent.Load() > 0 {
+			time.Sleep(time.Millisecond)
+		}
 		p := f.next()
 		if p == "" {
 			f.mu.Lock()
@@ -244,31 +252,53 @@ func (ix *Index) catchUp(n needs) (int, time.Duration) {
 		return 0, 0
 	}
 	t0 := time.Now()
-	var hit []string
-	var buf []byte
-	for _, p := range pend {
-		if !n.pathOK(p) {
-			continue
-		}
-		if n.wantsPath(p) {
-			hit = append(hit, p)
-			continue
-		}
-		if len(n.words) == 0 {
-			continue
-		}
-		content, err := ix.opts.Read(p)
-		if err != nil {
-			continue
-		}
-		buf = lowerASCII(buf[:0], content)
-		for _, w := range n.words {
-			if bytes.Contains(buf, w) {
-				hit = append(hit, p)
-				break
+	ix.fill.urgent.Add(1)
+	defer ix.fill.urgent.Add(-1)
+	// Grep the pending files in parallel (one goroutine per CPU).
+	var (
+		hit  []string
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(pend) {
+					return
+				}
+				p := pend[i]
+				if !n.pathOK(p) {
+					continue
+				}
+				ok := n.wantsPath(p)
+				if !ok && len(n.words) > 0 {
+					content, err := ix.opts.Read(p)
+					if err != nil {
+						continue
+					}
+					buf = lowerASCII(buf, content)
+					for _, w := range n.words {
+						if bytes.Contains(buf, w) {
+							ok = true
+							break
+						}
+					}
+				}
+				if ok {
+					mu.Lock()
+					hit = append(hit, p)
+					mu.Unlock()
+				}
 			}
-		}
+		}()
 	}
+	wg.Wait()
+	sort.Strings(hit)
 	if len(hit) > CatchUpLimit {
 		ix.Prioritise(hit[CatchUpLimit:]...)
 		hit = hit[:CatchUpLimit]
@@ -281,12 +311,25 @@ func (ix *Index) catchUp(n needs) (int, time.Duration) {
 	return ix.Pending(), time.Since(t0)
 }
 
+// lowerASCII writes b with ASCII letters lowered into dst (reused when
+// large enough).
 func lowerASCII(dst, b []byte) []byte {
-	for _, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+	if cap(dst) < len(b) {
+		dst = make([]byte, len(b))
+	}
+	dst = dst[:len(b)]
+	for i, c := range b {
+		dst[i] = lowerTable[c]
 	}
 	return dst
 }
+
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()

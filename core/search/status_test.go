@@ -254,3 +254,11 @@ func TestLazyTokenCounts(t *testing.T) {
 		t.Errorf("after showing every file: lazy total %d (%d counted), eager %d", got.TotalTokens, got.TokensCounted, st.TotalTokens)
 	}
 }
+
+func TestLowerASCII(t *testing.T) {
+	in := []byte("Hello, WORLD! Ünïcode stays; az AZ @[`{")
+	want := []byte("hello, world! Ünïcode stays; az az @[`{")
+	if got := lowerASCII(nil, in); string(got) != string(want) {
+		t.Errorf("lowerASCII = %q, want %q", got, want)
+	}
+}

@@ -152,6 +152,23 @@ func (m *archModel) groupDistricts(budget int) {
 		return
 	}
 	root := m.dirTree()
+	if len(root.children) == 0 && len(root.files) >= 2 && len(root.files) <= 16 {
+		// One small directory: every module is a district of its own, so
+		// that the imports between them show.
+		for i, mi := range root.files {
+			mm := &m.mods[mi]
+			mm.district = i
+			d := district{label: mm.path, dir: path.Dir(mm.path), mods: []int{mi}, classes: mm.classes, funcs: mm.funcs, hue: i % (len(districtHues) - 1)}
+			if mm.test {
+				d.tests = 1
+			}
+			if mm.hub {
+				d.hubs = 1
+			}
+			m.districts = append(m.districts, d)
+		}
+		return
+	}
 	type part struct {
 		node  *dirTree
 		own   bool       // only the node's own files
@@ -236,6 +253,21 @@ func (m *archModel) groupDistricts(budget int) {
 		}
 		return pa.own && !pb.own
 	})
+	// Colour by the first directory level where districts differ, so that
+	// siblings share a colour.
+	prefix, first := "", true
+	for _, p := range parts {
+		if p.group != nil {
+			continue
+		}
+		if first {
+			prefix, first = p.node.name+"/", false
+			continue
+		}
+		for !strings.HasPrefix(p.node.name+"/", prefix) {
+			prefix = prefix[:strings.LastIndexByte(strings.TrimSuffix(prefix, "/"), '/')+1]
+		}
+	}
 	hueOf := map[string]int{}
 	for _, p := range parts {
 		d := district{}
@@ -266,7 +298,7 @@ func (m *archModel) groupDistricts(budget int) {
 			sort.SliceStable(d.subdirs, func(a, b int) bool { return d.subdirs[a].files > d.subdirs[b].files })
 		}
 		if p.group == nil {
-			top := strings.SplitN(d.dir, "/", 2)[0]
+			top := strings.SplitN(strings.TrimPrefix(d.dir+"/", prefix), "/", 2)[0]
 			h, ok := hueOf[top]
 			if !ok {
 				h = len(hueOf) % (len(districtHues) - 1)

@@ -43,11 +43,11 @@ func loadFonts() error {
 // svgFamily is the CSS font stack a browser uses for each font: the Go
 // fonts when installed, else metric-compatible fallbacks.
 var svgFamily = [numFonts]string{
-	regular:  "'Go', 'Go Regular', 'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
-	bold:     "'Go', 'Go Bold', 'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
-	mono:     "'Go Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-	monoBold: "'Go Mono', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-	italic:   "'Go', 'Go Italic', 'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif",
+	regular:  "'Go', 'Go Regular', 'Lucida Grande', 'Helvetica Neue', Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif",
+	bold:     "'Go', 'Go Bold', 'Lucida Grande', 'Helvetica Neue', Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif",
+	mono:     "'Go Mono', Menlo, Consolas, 'Liberation Mono', 'DejaVu Sans Mono', monospace",
+	monoBold: "'Go Mono', Menlo, Consolas, 'Liberation Mono', 'DejaVu Sans Mono', monospace",
+	italic:   "'Go', 'Go Italic', 'Lucida Grande', 'Helvetica Neue', Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif",
 }
 
 type faceKey struct {

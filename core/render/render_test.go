@@ -321,7 +321,7 @@ func fanIn(n, weakEvery int) *graph.Graph {
 // TestImpactAggregates: more than 8 callers become 7 cards and "+N more";
 // weak edges are marked and dashed; tests are listed.
 func TestImpactAggregates(t *testing.T) {
-	cards := regexp.MustCompile(`font-size="12.5" fill="#1f2933">Caller`)
+	cards := regexp.MustCompile(`font-size="12.5" fill="#1f2933"[^>]*>Caller`)
 	for _, c := range []struct {
 		n, weakEvery, cards int
 		more                string

@@ -57,9 +57,11 @@ const (
 	end
 )
 
-// text is one line of text; y is the baseline.
+// text is one line of text; y is the baseline; w is its width in the Go
+// font, measured when the text is placed.
 type text struct {
 	x, y  float64
+	w     float64
 	s     string
 	size  float64
 	font  fontID
@@ -105,7 +107,7 @@ func (s *scene) text(x, y float64, str string, size float64, f fontID, fill colo
 	if str == "" {
 		return
 	}
-	s.texts = append(s.texts, text{x: x, y: y, s: str, size: size, font: f, fill: fill, align: a})
+	s.texts = append(s.texts, text{x: x, y: y, w: s.measure(str, size, f), s: str, size: size, font: f, fill: fill, align: a})
 }
 
 func (s *scene) image(r rect, img image.Image) {

@@ -167,6 +167,14 @@ func writeText(b *bytes.Buffer, t *text) {
 	case end:
 		b.WriteString(` text-anchor="end"`)
 	}
+	// The layout measured the text in the Go font; a browser without it
+	// squeezes or stretches its fallback font to the same width, so texts
+	// placed side by side never run into each other.
+	if t.w > 0 {
+		b.WriteString(` textLength="`)
+		b.WriteString(num(t.w))
+		b.WriteString(`" lengthAdjust="spacingAndGlyphs"`)
+	}
 	b.WriteByte('>')
 	b.WriteString(escape(t.s))
 	b.WriteString("</text>\n")

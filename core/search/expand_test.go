@@ -132,3 +132,58 @@ func TestExpandWithoutReader(t *testing.T) {
 		t.Errorf("%s", mustJSON(t, r))
 	}
 }
+
+// TestQueriesNeverServeStaleResults: files changed on disk behind the
+// index's back are re-indexed before an answer uses them; what cannot be
+// re-indexed is reported.
+func TestQueriesNeverServeStaleResults(t *testing.T) {
+	t.Run("re-indexed with the parser", func(t *testing.T) {
+		fx := build(t, unpack(t, "corpus.txtar"))
+		fx.write(t, "server/server.go", strings.Replace(readFile(t, fx, "server/server.go"), ") Handle(", ") Register(", 1))
+		r, err := fx.ix.Query(QueryParams{Parent: "Server"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := labels(r.Handles)
+		if contains(got, "server/server.go::Server.Handle") || !contains(got, "server/server.go::Server.Register") ||
+			!strings.Contains(r.Note, "re-indexed 1 file") || len(r.StaleFiles) != 0 {
+			t.Errorf("%v note %q stale %v", got, r.Note, r.StaleFiles)
+		}
+		p, err := fx.ix.EvidencePack(PackRequest{QueryParams: QueryParams{Pattern: "quartermaster"}}, nil, nil)
+		if err != nil || len(p.Handles) != 1 {
+			t.Fatalf("%v %v", err, p)
+		}
+		fx.write(t, "notes.txt", "nothing here any more\n")
+		p, err = fx.ix.EvidencePack(PackRequest{QueryParams: QueryParams{Pattern: "quartermaster"}}, nil, nil)
+		if err != nil || len(p.Handles) != 0 || !strings.Contains(p.Note, "re-indexed") {
+			t.Errorf("pack after the text changed: %v %s", err, mustJSON(t, p))
+		}
+	})
+	t.Run("deleted files drop out", func(t *testing.T) {
+		fx := build(t, unpack(t, "corpus.txtar"))
+		if err := os.Remove(filepath.Join(fx.dir, "auth/routes.py")); err != nil {
+			t.Fatal(err)
+		}
+		r, err := fx.ix.Query(QueryParams{Pattern: "authenticate"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hasPrefix(labels(r.Handles), "auth/routes.py") || fx.ix.Has("auth/routes.py") {
+			t.Errorf("deleted file still answered: %v", labels(r.Handles))
+		}
+	})
+	t.Run("code without a parser is reported", func(t *testing.T) {
+		fx := build(t, unpack(t, "corpus.txtar"))
+		ix := NewWithOptions(Options{Root: fx.dir})
+		f := fx.facts["auth/auth.py"]
+		ix.Update("auth/auth.py", []byte(readFile(t, fx, "auth/auth.py")), f.Lang, f.Defs)
+		fx.write(t, "auth/auth.py", "# edited\n"+readFile(t, fx, "auth/auth.py"))
+		r, err := ix.Query(QueryParams{Symbol: "login"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.StaleFiles) != 1 || r.StaleFiles[0] != "auth/auth.py" || !strings.Contains(r.Note, "invalidate") {
+			t.Errorf("stale not reported: %s", mustJSON(t, r))
+		}
+	})
+}

@@ -229,3 +229,33 @@ func isBinary(b []byte) bool {
 	}
 	return false
 }
+
+// File is one file for AddFiles.
+type File struct {
+	Path    string
+	Content []byte
+	Lang    string
+	Defs    []facts.Def
+}
+
+// AddFiles indexes a batch of files, each as Update does. It is safe to call
+// from a background goroutine while queries run: every file is committed on
+// its own, so queries see the index grow file by file. Files that fail
+// (binary content, bad paths) are skipped; the error reports how many and
+// the first reason.
+func (ix *Index) AddFiles(files []File) error {
+	var first error
+	failed := 0
+	for _, f := range files {
+		if err := ix.Update(f.Path, f.Content, f.Lang, f.Defs); err != nil {
+			failed++
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	if first != nil {
+		return fmt.Errorf("search: %d of %d files not indexed, first: %w", failed, len(files), first)
+	}
+	return nil
+}

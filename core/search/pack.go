@@ -82,6 +82,9 @@ type Pack struct {
 	PendingFiles int    `json:"pending_files,omitempty"`
 	Note         string `json:"note,omitempty"`
 	Generation   uint64 `json:"generation"`
+	// StaleFiles lists result files that changed on disk since they were
+	// indexed and could not be re-indexed here.
+	StaleFiles []string `json:"stale_files,omitempty"`
 }
 
 // EvidencePack ranks the query's matches and selects at most MaxHandles of
@@ -102,16 +105,43 @@ func (ix *Index) EvidencePack(req PackRequest, s *Session, refs RefSource) (*Pac
 		maxF = DefaultMaxPerFile
 	}
 	pending, _ := ix.catchUp(ix.needsOf(e, refs))
+	p, changed, err := ix.pack(e, defsOnly, maxH, maxF, s, refs, pending)
+	if err != nil || len(changed) == 0 {
+		return p, err
+	}
+	// As in Query: re-index result files that changed on disk, answer again.
+	stale := ix.freshen(changed)
+	if refreshed := len(changed) - len(stale); refreshed > 0 {
+		if p, changed, err = ix.pack(e, defsOnly, maxH, maxF, s, refs, pending); err != nil {
+			return nil, err
+		}
+		p.Note = joinNote(p.Note, fmt.Sprintf("re-indexed %d file(s) that changed since indexing", refreshed))
+	}
+	if len(changed) > 0 {
+		p.StaleFiles = changed
+		p.Note = joinNote(p.Note, fmt.Sprintf("%d result file(s) changed since indexing and could not be re-read here; call invalidate", len(changed)))
+	}
+	return p, nil
+}
+
+// pack builds a pack under the read lock and reports result files that
+// changed on disk.
+func (ix *Index) pack(e *dsl.Expr, defsOnly bool, maxH, maxF int, s *Session, refs RefSource, pending int) (*Pack, []string, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	h, err := ix.evalTop(e, defsOnly, refs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p := &Pack{Handles: []PackHandle{}, Files: []PackFile{}, ExpandSuggestion: []string{},
 		TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
 	chosen := ix.selectPerFile(h, maxH, maxF)
 	fc := ix.newFileCache()
+	docs := make([]uint32, len(chosen))
+	for i, r := range chosen {
+		docs[i] = r.doc
+	}
+	changed := ix.changedFiles(docs, fc)
 	fileAt := map[string]int{}
 	top := 0.0
 	if len(chosen) > 0 {
@@ -153,7 +183,7 @@ func (ix *Index) EvidencePack(req PackRequest, s *Session, refs RefSource) (*Pac
 	if pending > 0 {
 		p.Note = joinNote(p.Note, fmt.Sprintf("%d files are still being indexed; files containing the query's words were indexed first", pending))
 	}
-	return p, nil
+	return p, changed, nil
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/search/dsl"
@@ -80,6 +81,9 @@ type QueryResult struct {
 	Note string `json:"note,omitempty"`
 	// Generation is the index generation the answer reflects.
 	Generation uint64 `json:"generation"`
+	// StaleFiles lists result files that changed on disk since they were
+	// indexed and could not be re-indexed here (code without a parser).
+	StaleFiles []string `json:"stale_files,omitempty"`
 }
 
 // kind values.
@@ -211,14 +215,80 @@ func (ix *Index) QueryDSL(expr string, refs RefSource) (*QueryResult, error) {
 	return ix.Query(QueryParams{Query: expr}, refs)
 }
 
-// run evaluates e and renders the best limit handles.
+// run evaluates e and renders the best limit handles. The files of the
+// handles it is about to return are checked against the disk: a file that
+// changed since it was indexed (no watcher told the index) is indexed
+// again and the query answered again, so results are never silently
+// stale; what cannot be re-indexed is listed in StaleFiles.
 func (ix *Index) run(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefSource) (*QueryResult, error) {
 	pending, _ := ix.catchUp(ix.needsOf(e, refs))
+	res, changed, err := ix.answer(e, defsOnly, limit, budget, refs, pending)
+	if err != nil || len(changed) == 0 {
+		return res, err
+	}
+	stale := ix.freshen(changed)
+	if refreshed := len(changed) - len(stale); refreshed > 0 {
+		if res, changed, err = ix.answer(e, defsOnly, limit, budget, refs, pending); err != nil {
+			return nil, err
+		}
+		res.Note = joinNote(res.Note, fmt.Sprintf("re-indexed %d file(s) that changed since indexing", refreshed))
+	}
+	if len(changed) > 0 {
+		res.StaleFiles = changed
+		res.Note = joinNote(res.Note, fmt.Sprintf("%d result file(s) changed since indexing and could not be re-read here; call invalidate", len(changed)))
+	}
+	return res, nil
+}
+
+// freshen re-indexes changed files from disk (removing deleted ones) and
+// returns those it could not re-index.
+func (ix *Index) freshen(paths []string) (stale []string) {
+	for _, p := range paths {
+		b, err := ix.opts.Read(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			ix.Remove(p)
+			continue
+		}
+		ix.mu.RLock()
+		lang := ""
+		if f := ix.files[p]; f != nil {
+			lang = f.lang
+		}
+		ix.mu.RUnlock()
+		if err != nil || !ix.reindex(p, lang, normalize(b)) {
+			stale = append(stale, p)
+		}
+	}
+	return stale
+}
+
+// changedFiles lists the files of docs that changed on disk or vanished.
+func (ix *Index) changedFiles(docs []uint32, fc *fileCache) []string {
+	if ix.opts.Read == nil {
+		return nil
+	}
+	var out []string
+	seen := map[*fileEntry]bool{}
+	for _, n := range docs {
+		f := ix.docs[n].file
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		if c := fc.get(f); c.changed || c.gone {
+			out = append(out, f.path)
+		}
+	}
+	return out
+}
+
+// answer evaluates e once under the read lock.
+func (ix *Index) answer(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefSource, pending int) (*QueryResult, []string, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	h, err := ix.evalTop(e, defsOnly, refs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ranked := ix.rank(h, limit)
 	res := &QueryResult{Handles: []Handle{}, TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
@@ -227,6 +297,11 @@ func (ix *Index) run(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefSour
 	}
 	res.Truncated = res.TotalMatches > len(ranked)
 	fc := ix.newFileCache()
+	docs := make([]uint32, len(ranked))
+	for i, r := range ranked {
+		docs[i] = r.doc
+	}
+	changed := ix.changedFiles(docs, fc)
 	for _, r := range ranked {
 		res.Handles = append(res.Handles, ix.handle(r.doc, fc))
 	}
@@ -244,7 +319,7 @@ func (ix *Index) run(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefSour
 	if pending > 0 {
 		res.Note = joinNote(res.Note, fmt.Sprintf("%d files are still being indexed; files containing the query's words were indexed first", pending))
 	}
-	return res, nil
+	return res, changed, nil
 }
 
 func joinNote(a, b string) string {

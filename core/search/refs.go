@@ -2,6 +2,8 @@ package search
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -253,6 +255,8 @@ func lineNaming(d *doc, name string, fr *cachedFile) int {
 type cachedFile struct {
 	content []byte
 	li      *lineIndex
+	changed bool // readable, but no longer what was indexed
+	gone    bool // no longer exists
 }
 
 // fileCache reads each file at most once per query.
@@ -272,9 +276,16 @@ func (c *fileCache) get(f *fileEntry) *cachedFile {
 	}
 	x := &cachedFile{}
 	if c.ix.opts.Read != nil {
-		if b, err := c.ix.opts.Read(f.path); err == nil && hashBytes(normalize(b)) == f.hash {
+		b, err := c.ix.opts.Read(f.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			x.gone = true
+		case err != nil:
+		case hashBytes(normalize(b)) == f.hash:
 			b = normalize(b)
 			x.content, x.li = b, newLineIndex(b)
+		default:
+			x.changed = true
 		}
 	}
 	c.files[f.path] = x

@@ -262,3 +262,15 @@ func TestLowerASCII(t *testing.T) {
 		t.Errorf("lowerASCII = %q, want %q", got, want)
 	}
 }
+
+func TestAddFiles(t *testing.T) {
+	ix := New()
+	err := ix.AddFiles([]File{
+		{Path: "a.md", Content: []byte("# A\n\ntext\n")},
+		{Path: "b.bin", Content: []byte("x\x00y")},
+		{Path: "c.txt", Content: []byte("words\n")},
+	})
+	if err == nil || !strings.Contains(err.Error(), "1 of 3") || !ix.Has("a.md") || !ix.Has("c.txt") || ix.Has("b.bin") {
+		t.Errorf("AddFiles: %v", err)
+	}
+}

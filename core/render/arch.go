@@ -561,14 +561,27 @@ func (a *archDraw) legend(x, y float64) float64 {
 		sc.text(x, cy+4, label, 11.5, regular, colText, start)
 		x += sc.measure(label, 11.5, regular) + 22
 	}
+	hubs, grouped := false, false
+	for _, d := range a.m.districts {
+		hubs = hubs || d.hubs > 0
+		grouped = grouped || len(d.mods) > 1
+	}
+	what := "district (directory)"
+	if !grouped {
+		what = "module (file) and its symbols"
+	}
 	item(28, func(x float64) {
 		sc.rect(rect{x, cy - 8, 28, 16}, 4, districtHues[0].fill, stroke{c: districtHues[0].line, w: 1})
-	}, "district (directory)")
-	item(28, func(x float64) {
-		sc.rect(rect{x, cy - 8, 28, 16}, 3, colHubSoft, stroke{})
-		sc.rect(rect{x, cy - 7, 3, 14}, 1.5, colHub, stroke{})
-	}, "hub module (in = modules depending on it)")
-	item(0, func(float64) {}, "3c 12f = classes, functions")
+	}, what)
+	if hubs {
+		item(28, func(x float64) {
+			sc.rect(rect{x, cy - 8, 28, 16}, 3, colHubSoft, stroke{})
+			sc.rect(rect{x, cy - 7, 3, 14}, 1.5, colHub, stroke{})
+		}, "hub module (in = modules depending on it)")
+	}
+	if grouped {
+		item(0, func(float64) {}, "3c 12f = classes, functions")
+	}
 	item(34, func(x float64) {
 		sc.path(fmt.Sprintf("M %s %s L %s %s", num(x), num(cy), num(x+26), num(cy)), none, stroke{c: colAccent, w: 2})
 		sc.path(arrowHead(pt{x + 34, cy}, 1, 0, 9), colAccent, stroke{})
@@ -583,10 +596,14 @@ func (a *archDraw) legend(x, y float64) float64 {
 }
 
 func (a *archDraw) linkLegend() string {
-	if a.m.linkKind == "calls" {
-		return "calls between districts (calling modules; tests left out)"
+	if len(a.m.districts) == len(a.m.mods) {
+		return a.m.linkKind + " between modules (tests left out)"
 	}
-	return "imports between districts (importing modules; tests left out)"
+	between := "districts"
+	if a.m.linkKind == "calls" {
+		return "calls between " + between + " (calling modules; tests left out)"
+	}
+	return "imports between " + between + " (importing modules; tests left out)"
 }
 
 // emptyPicture draws a title and a message card.

@@ -217,8 +217,11 @@ func (d *impactDraw) neighborCard(b rect, nb graph.Neighbor, ink, soft color.NRG
 	pad := 12.0
 	kind := n.Kind.String()
 	sc.text(b.x+pad, b.y+17, kind, 9.5, bold, ink, start)
-	if weak(nb.Confidence) {
+	switch {
+	case weak(nb.Confidence):
 		sc.text(b.right()-pad+2, b.y+17, nb.Confidence.String(), 9.5, bold, colWeak, end)
+	case n.Test:
+		sc.text(b.right()-pad+2, b.y+17, "test", 9.5, bold, colTest, end)
 	}
 	lines := sc.fonts.wrap(d.name(nb.Node), b.w-2*pad, 12.5, bold, 2)
 	ty := b.y + 35

@@ -98,7 +98,7 @@ func benchIndex(b *testing.B, root string) *Index {
 		before := heapInUse()
 		b.StartTimer()
 		t0, c0 := time.Now(), cpuTime()
-		ix = New()
+		ix = NewWithOptions(Options{Root: root})
 		for _, f := range files {
 			ix.Update(f.path, f.content, f.lang, f.defs)
 		}
@@ -172,8 +172,9 @@ func benchQueries(b *testing.B, ix *Index, label string) {
 
 // BenchmarkQueryNetHTTP measures query latency on net/http.
 func BenchmarkQueryNetHTTP(b *testing.B) {
-	files := loadCorpus(b, filepath.Join(runtime.GOROOT(), "src", "net", "http"))
-	ix := New()
+	root := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	files := loadCorpus(b, root)
+	ix := NewWithOptions(Options{Root: root})
 	for _, f := range files {
 		ix.Update(f.path, f.content, f.lang, f.defs)
 	}

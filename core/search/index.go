@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,6 +37,11 @@ type Options struct {
 	// Workers is the number of background indexing goroutines (default 1,
 	// so queries keep a core to themselves).
 	Workers int
+	// Stat describes a file by its workspace-relative path; queries use it to
+	// see cheaply that a result file is unchanged (size and modification
+	// time as when its content was last verified). Defaults to os.Stat
+	// under Root; without it every check reads and hashes the file.
+	Stat func(path string) (fs.FileInfo, error)
 	// FileDiscovery describes how the caller finds files (for Status).
 	FileDiscovery string
 	// EagerTokens counts every handle's tokens at indexing time. By default
@@ -84,6 +90,12 @@ func NewWithOptions(o Options) *Index {
 			return os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		}
 	}
+	if o.Stat == nil && o.Root != "" {
+		root := o.Root
+		o.Stat = func(p string) (fs.FileInfo, error) {
+			return os.Stat(filepath.Join(root, filepath.FromSlash(p)))
+		}
+	}
 	if o.Workers <= 0 {
 		o.Workers = 1
 	}
@@ -111,6 +123,15 @@ type fileEntry struct {
 	docs    []uint32 // all of the file's handles, file handle first
 	terms   []uint32 // term numbers the file's handles have postings under
 	indexed time.Time
+	// verified is the size and modification time the file had when its
+	// content was last seen to match hash (nil: never checked).
+	verified atomic.Pointer[stamp]
+}
+
+// stamp is what a stat says about a file.
+type stamp struct {
+	size  int64
+	mtime int64
 }
 
 // doc is one handle in the index.

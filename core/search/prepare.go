@@ -1,7 +1,7 @@
 package search
 
 import (
-	"hash/fnv"
+	"hash/maphash"
 	"path"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -46,11 +46,12 @@ type lpost struct {
 	tf  uint32
 }
 
-func hashBytes(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
-}
+// hashSeed keys content hashes. Hashes never leave the process, so a
+// per-process seed is fine; maphash runs at memory speed, which matters
+// because queries hash the files they answer from (see fileCache).
+var hashSeed = maphash.MakeSeed()
+
+func hashBytes(b []byte) uint64 { return maphash.Bytes(hashSeed, b) }
 
 // extract picks the handle extraction for a file.
 func extract(p string, content []byte, lang string, defs []facts.Def, li *lineIndex) []piece {

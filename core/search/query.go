@@ -275,7 +275,7 @@ func (ix *Index) changedFiles(docs []uint32, fc *fileCache) []string {
 			continue
 		}
 		seen[f] = true
-		if c := fc.get(f); c.changed || c.gone {
+		if c := fc.check(f); c.changed || c.gone {
 			out = append(out, f.path)
 		}
 	}

@@ -2,8 +2,6 @@ package search
 
 import (
 	"bytes"
-	"errors"
-	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -140,8 +138,8 @@ func (ix *Index) references(sym string, src RefSource) *hits {
 			rh.SourceHandle = ix.docs[src].id
 			h.score[uint32(src)] += 1
 		}
-		if fr.li != nil && r.Line <= fr.li.lines() {
-			a, b := fr.li.start(r.Line), fr.li.end(r.Line)
+		if li := fr.lines(); li != nil && r.Line <= li.lines() {
+			a, b := li.start(r.Line), li.end(r.Line)
 			rh.Span = Span{a, b}
 			rh.Preview = preview(fr.content[a:b])
 		}
@@ -240,7 +238,7 @@ func sigNames(sig, name string) bool {
 // lineNaming returns the first line of d that mentions name, when the
 // file's content is at hand; the handle's first line otherwise.
 func lineNaming(d *doc, name string, fr *cachedFile) int {
-	if fr.li == nil || d.end > len(fr.content) {
+	if fr.content == nil || d.end > len(fr.content) {
 		return d.lineA
 	}
 	b := fr.content
@@ -248,46 +246,4 @@ func lineNaming(d *doc, name string, fr *cachedFile) int {
 		return d.lineA + bytes.Count(b[d.start:d.start+i], []byte{'\n'})
 	}
 	return d.lineA
-}
-
-// cachedFile is a file's content as read during one query; content is nil
-// when it could not be read or no longer matches the index.
-type cachedFile struct {
-	content []byte
-	li      *lineIndex
-	changed bool // readable, but no longer what was indexed
-	gone    bool // no longer exists
-}
-
-// fileCache reads each file at most once per query.
-type fileCache struct {
-	ix    *Index
-	files map[string]*cachedFile
-}
-
-func (ix *Index) newFileCache() *fileCache {
-	return &fileCache{ix: ix, files: map[string]*cachedFile{}}
-}
-
-// get returns f's content if it is readable and still what was indexed.
-func (c *fileCache) get(f *fileEntry) *cachedFile {
-	if x, ok := c.files[f.path]; ok {
-		return x
-	}
-	x := &cachedFile{}
-	if c.ix.opts.Read != nil {
-		b, err := c.ix.opts.Read(f.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			x.gone = true
-		case err != nil:
-		case hashBytes(normalize(b)) == f.hash:
-			b = normalize(b)
-			x.content, x.li = b, newLineIndex(b)
-		default:
-			x.changed = true
-		}
-	}
-	c.files[f.path] = x
-	return x
 }

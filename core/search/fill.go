@@ -1,10 +1,8 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -242,94 +240,3 @@ func (ix *Index) parse(p string, content []byte) (string, []facts.Def) {
 	}
 	return lang, defs
 }
-
-// catchUp indexes the pending files a query needs before it runs: files
-// whose paths the query names and files that contain one of its words. It
-// returns how many files remain pending and how long it took.
-func (ix *Index) catchUp(n needs) (int, time.Duration) {
-	pend := ix.fill.snapshot()
-	if len(pend) == 0 {
-		return 0, 0
-	}
-	t0 := time.Now()
-	ix.fill.urgent.Add(1)
-	defer ix.fill.urgent.Add(-1)
-	// Grep the pending files in parallel (one goroutine per CPU).
-	var (
-		hit  []string
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		next atomic.Int64
-	)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf []byte
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(pend) {
-					return
-				}
-				p := pend[i]
-				if !n.pathOK(p) {
-					continue
-				}
-				ok := n.wantsPath(p)
-				if !ok && len(n.words) > 0 {
-					content, err := ix.opts.Read(p)
-					if err != nil {
-						continue
-					}
-					buf = lowerASCII(buf, content)
-					for _, w := range n.words {
-						if bytes.Contains(buf, w) {
-							ok = true
-							break
-						}
-					}
-				}
-				if ok {
-					mu.Lock()
-					hit = append(hit, p)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	sort.Strings(hit)
-	if len(hit) > CatchUpLimit {
-		ix.Prioritise(hit[CatchUpLimit:]...)
-		hit = hit[:CatchUpLimit]
-	}
-	for _, p := range hit {
-		if ix.fill.isPending(p) {
-			ix.indexPending(p)
-		}
-	}
-	return ix.Pending(), time.Since(t0)
-}
-
-// lowerASCII writes b with ASCII letters lowered into dst (reused when
-// large enough).
-func lowerASCII(dst, b []byte) []byte {
-	if cap(dst) < len(b) {
-		dst = make([]byte, len(b))
-	}
-	dst = dst[:len(b)]
-	for i, c := range b {
-		dst[i] = lowerTable[c]
-	}
-	return dst
-}
-
-var lowerTable = func() (t [256]byte) {
-	for i := range t {
-		t[i] = byte(i)
-		if 'A' <= i && i <= 'Z' {
-			t[i] += 'a' - 'A'
-		}
-	}
-	return t
-}()

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/ccd-dev/ccd/core/search/terms"
 )
@@ -230,15 +229,4 @@ func popcount(x uint64) int {
 		n++
 	}
 	return n
-}
-
-// hasUpper reports whether s has an upper-case letter (a hint that the
-// user typed an identifier's exact case).
-func hasUpper(s string) bool {
-	for _, r := range s {
-		if unicode.IsUpper(r) {
-			return true
-		}
-	}
-	return false
 }

@@ -24,6 +24,7 @@ type Status struct {
 	Terms          int    `json:"terms"`
 	PendingFiles   int    `json:"pending_files"`
 	FailedFiles    int    `json:"failed_files,omitempty"`
+	BinarySkipped  int64  `json:"binary_skipped,omitempty"`
 	LastError      string `json:"last_error,omitempty"`
 	Generation     uint64 `json:"generation"`
 	Tokenizer      string `json:"tokenizer"`
@@ -71,6 +72,7 @@ func (ix *Index) Status() Status {
 	}
 	ix.fill.mu.Lock()
 	st.PendingFiles, st.FailedFiles, st.LastError = len(ix.fill.pending), ix.fill.failed, ix.fill.lastErr
+	st.BinarySkipped = ix.stats.binary.Load()
 	ix.fill.mu.Unlock()
 	return st
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -131,12 +132,18 @@ type cardRow struct {
 	more      int // neighbours not shown
 	moreCalls int
 	moreFiles int
+	moreTests int
 	one, many string
 	cw, w, h  float64
 }
 
 func (d *impactDraw) cards(nbs []graph.Neighbor, one, many string) *cardRow {
 	r := &cardRow{one: one, many: many, h: cardH}
+	// Code before tests (tests have their own panel), else as ranked.
+	nbs = append([]graph.Neighbor(nil), nbs...)
+	sort.SliceStable(nbs, func(a, b int) bool {
+		return !d.g.Nodes[nbs[a].Node].Test && d.g.Nodes[nbs[b].Node].Test
+	})
 	shown := nbs
 	if len(nbs) > impactMaxPerSide {
 		shown = nbs[:impactMaxPerSide-1]
@@ -145,6 +152,9 @@ func (d *impactDraw) cards(nbs []graph.Neighbor, one, many string) *cardRow {
 		for _, nb := range nbs[len(shown):] {
 			r.moreCalls += nb.Calls
 			files[d.g.Nodes[nb.Node].Path] = true
+			if d.g.Nodes[nb.Node].Test {
+				r.moreTests++
+			}
 		}
 		r.moreFiles = len(files)
 	}
@@ -199,7 +209,13 @@ func (r *cardRow) draw(d *impactDraw, boxes []rect, ink, soft color.NRGBA) {
 		sc.box(b)
 		sc.rect(b, 8, colPanel, stroke{c: withAlpha(ink, 150), w: 1.2, dash: []float64{5, 4}})
 		sc.text(b.cx(), b.y+32, "+"+comma(r.more)+" more", 16, bold, ink, middle)
-		sc.text(b.cx(), b.y+52, sc.fonts.fit(r.many, b.w-16, 11.5, regular), 11.5, regular, colText, middle)
+		what := r.many
+		if r.moreTests == r.more {
+			what = "tests"
+		} else if r.moreTests > 0 {
+			what += fmt.Sprintf(" (%d tests)", r.moreTests)
+		}
+		sc.text(b.cx(), b.y+52, sc.fonts.fit(what, b.w-16, 11.5, regular), 11.5, regular, colText, middle)
 		sc.text(b.cx(), b.y+68, sc.fonts.fit(join(plural(r.moreCalls, "call", "calls"), plural(r.moreFiles, "file", "files")), b.w-16, 10.5, regular), 10.5, regular, colMuted, middle)
 	}
 }

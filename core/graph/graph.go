@@ -137,6 +137,7 @@ type Graph struct {
 	// outEdge lists edge indexes by From: 0, 1, ... len(Edges)-1 (shared
 	// between graphs) as edges are sorted by From.
 	outEdge []int
+	outIota bool // outEdge is 0, 1, ...: edges are sorted by From
 }
 
 // New sorts nodes and edges into a canonical order, merges duplicate edges

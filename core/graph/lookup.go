@@ -245,6 +245,7 @@ func (g *Graph) indexEdges() {
 		g.inOff[i] += g.inOff[i-1]
 	}
 	g.inEdge = bucket(g.Edges, g.inOff, func(e *Edge) int { return e.To })
+	g.outIota = sorted
 	if sorted {
 		g.outEdge = iotaSlice(m)
 	} else {

@@ -3,6 +3,7 @@ package graph
 import (
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -19,10 +20,6 @@ import (
 // indexes when no edge moved), so a splice costs a pass over the node and
 // edge arrays rather than a sort and fresh indexes.
 func (g *Graph) Splice(files []string, nodes []*Node, edges []EdgeSpec) *Graph {
-	replaced := make(map[string]bool, len(files))
-	for _, p := range files {
-		replaced[p] = true
-	}
 	fresh := slices.Clone(nodes)
 	slices.SortStableFunc(fresh, func(a, b *Node) int { return strings.Compare(a.ID, b.ID) })
 
@@ -38,7 +35,7 @@ func (g *Graph) Splice(files []string, nodes []*Node, edges []EdgeSpec) *Graph {
 	if sameIDs(g, gone, fresh) {
 		sp.inPlace(gone)
 	} else {
-		sp.merge(replaced)
+		sp.merge()
 	}
 	sp.edges(edges)
 	return sp.finish()
@@ -64,16 +61,21 @@ type splicer struct {
 	gone  []int // old indexes of the replaced nodes
 
 	nodes []*Node
-	// fromOld maps a new node index to the old one it keeps (-1 for fresh
-	// nodes); oldTo maps old indexes to new ones (-1: gone). Both are nil
-	// when no index moved.
-	fromOld, oldTo []int32
-	freshAt        []int // new index of each fresh node
-	isFresh        []bool
+	// oldTo maps old node indexes to new ones (-1: gone); nil when no
+	// index moved.
+	oldTo   []int32
+	freshAt []int // new index of each fresh node
+	isFresh []bool
+	// runs are the kept old nodes in order, as maximal ranges of old
+	// indexes that stay consecutive in the new order.
+	runs []run
 
 	out       []Edge
 	sameShape bool // every edge keeps its index, source and target
 }
+
+// run is old nodes [from, to) at new indexes from+shift...
+type run struct{ from, to, shift int }
 
 // inPlace handles replaced nodes that keep their ids: same indexes.
 func (sp *splicer) inPlace(gone []int) {
@@ -84,49 +86,69 @@ func (sp *splicer) inPlace(gone []int) {
 		sp.nodes[i] = sp.fresh[k]
 		sp.isFresh[i] = true
 	}
+	prev := 0
+	for _, i := range append(gone, len(sp.nodes)) {
+		if i > prev {
+			sp.runs = append(sp.runs, run{prev, i, 0})
+		}
+		prev = i + 1
+	}
 }
 
 // merge interleaves the kept old nodes with the fresh ones by id.
-func (sp *splicer) merge(replaced map[string]bool) {
+func (sp *splicer) merge() {
 	old := sp.g.Nodes
-	n := len(old) + len(sp.fresh)
+	isGone := make([]bool, len(old))
+	for _, j := range sp.gone {
+		isGone[j] = true
+	}
+	// Where each fresh node goes among the old ones.
+	before := make([]int, len(sp.fresh))
+	for k, n := range sp.fresh {
+		before[k] = sort.Search(len(old), func(j int) bool { return old[j].ID > n.ID })
+	}
+	n := len(old) - len(sp.gone) + len(sp.fresh)
 	sp.nodes = make([]*Node, 0, n)
-	sp.fromOld = make([]int32, 0, n)
 	sp.oldTo = make([]int32, len(old))
 	sp.freshAt = make([]int, len(sp.fresh))
+	sp.isFresh = make([]bool, n)
 	k := 0
-	for j, o := range old {
-		if replaced[o.Path] {
-			sp.oldTo[j] = -1
-			continue
-		}
-		for k < len(sp.fresh) && sp.fresh[k].ID < o.ID {
+	for j := 0; j <= len(old); {
+		for k < len(sp.fresh) && before[k] == j {
 			sp.freshAt[k] = len(sp.nodes)
+			sp.isFresh[len(sp.nodes)] = true
 			sp.nodes = append(sp.nodes, sp.fresh[k])
-			sp.fromOld = append(sp.fromOld, -1)
 			k++
 		}
-		sp.oldTo[j] = int32(len(sp.nodes))
-		sp.nodes = append(sp.nodes, o)
-		sp.fromOld = append(sp.fromOld, int32(j))
-	}
-	for ; k < len(sp.fresh); k++ {
-		sp.freshAt[k] = len(sp.nodes)
-		sp.nodes = append(sp.nodes, sp.fresh[k])
-		sp.fromOld = append(sp.fromOld, -1)
-	}
-	sp.isFresh = make([]bool, len(sp.nodes))
-	at := make(map[string]int, len(sp.fresh))
-	for k, i := range sp.freshAt {
-		sp.isFresh[i] = true
-		at[sp.fresh[k].ID] = i
+		if j == len(old) {
+			break
+		}
+		if isGone[j] {
+			sp.oldTo[j] = -1
+			j++
+			continue
+		}
+		// A run of kept nodes up to the next gone node or fresh insertion.
+		end := j + 1
+		for end < len(old) && !isGone[end] && (k >= len(sp.fresh) || before[k] != end) {
+			end++
+		}
+		shift := len(sp.nodes) - j
+		sp.runs = append(sp.runs, run{j, end, shift})
+		sp.nodes = append(sp.nodes, old[j:end]...)
+		for x := j; x < end; x++ {
+			sp.oldTo[x] = int32(x + shift)
+		}
+		j = end
 	}
 	// A replaced node whose id lives on maps to its successor.
-	for j, o := range old {
-		if sp.oldTo[j] < 0 {
-			if i, ok := at[o.ID]; ok {
-				sp.oldTo[j] = int32(i)
-			}
+	at := make(map[string]int, len(sp.fresh))
+	for k, i := range sp.freshAt {
+		at[sp.fresh[k].ID] = i
+	}
+	for _, j := range sp.gone {
+		if i, ok := at[old[j].ID]; ok {
+			sp.oldTo[j] = int32(i)
 		}
 	}
 }
@@ -176,8 +198,9 @@ func (sp *splicer) edges(specs []EdgeSpec) {
 
 	sp.out = make([]Edge, 0, max(0, len(g.Edges)+len(merged)-sp.goneEdges(sp.gone)))
 	sp.sameShape = sp.oldTo == nil
-	m := 0
-	for i := range sp.nodes {
+	sorted := g.outIota
+	m, r := 0, 0
+	for i := 0; i < len(sp.nodes); {
 		if sp.isFresh[i] {
 			start := len(sp.out)
 			for ; m < len(merged) && merged[m].From == i; m++ {
@@ -186,29 +209,48 @@ func (sp *splicer) edges(specs []EdgeSpec) {
 			if sp.sameShape {
 				sp.sameShape = sameTargets(g, i, sp.out[start:])
 			}
+			i++
 			continue
 		}
-		j := i
-		if sp.fromOld != nil {
-			j = int(sp.fromOld[i])
-		}
-		a, b := g.outOff[j], g.outOff[j+1]
-		if sp.oldTo == nil {
-			for _, ei := range g.outEdge[a:b] {
-				sp.out = append(sp.out, g.Edges[ei])
-			}
-			continue
-		}
+		ru := sp.runs[r]
+		r++
+		sp.copyRun(ru, sorted)
+		i += ru.to - ru.from
+	}
+}
+
+// copyRun appends the old edges of a run of kept nodes, with their ends
+// moved to the new indexes (dropping edges whose target is gone).
+func (sp *splicer) copyRun(ru run, sorted bool) {
+	g := sp.g
+	a, b := int(g.outOff[ru.from]), int(g.outOff[ru.to])
+	start := len(sp.out)
+	if sorted {
+		sp.out = append(sp.out, g.Edges[a:b]...)
+	} else {
 		for _, ei := range g.outEdge[a:b] {
-			e := g.Edges[ei]
-			to := sp.oldTo[e.To]
-			if to < 0 {
-				continue
-			}
-			e.From, e.To = i, int(to)
-			sp.out = append(sp.out, e)
+			sp.out = append(sp.out, g.Edges[ei])
 		}
 	}
+	if sp.oldTo == nil {
+		return
+	}
+	w := start
+	for x := start; x < len(sp.out); x++ {
+		e := &sp.out[x]
+		to := sp.oldTo[e.To]
+		if to < 0 {
+			continue
+		}
+		e.From += ru.shift
+		e.To = int(to)
+		if w != x {
+			sp.out[w] = *e
+		}
+		w++
+	}
+	clear(sp.out[w:])
+	sp.out = sp.out[:w]
 }
 
 // goneEdges counts the old edges leaving replaced nodes.
@@ -239,7 +281,7 @@ func (sp *splicer) finish() *Graph {
 	g := sp.g
 	ng := &Graph{Nodes: sp.nodes, Edges: sp.out}
 	if sp.sameShape && len(sp.out) == len(g.Edges) {
-		ng.outOff, ng.inOff, ng.inEdge, ng.outEdge = g.outOff, g.inOff, g.inEdge, g.outEdge
+		ng.outOff, ng.inOff, ng.inEdge, ng.outEdge, ng.outIota = g.outOff, g.inOff, g.inEdge, g.outEdge, g.outIota
 	} else {
 		ng.indexEdges()
 	}
@@ -325,6 +367,12 @@ func (sp *splicer) lookups(ng *Graph) {
 		ng.pos[i] = -1
 	}
 	ng.slots = make([]int32, len(ng.Nodes))
+	oldOf := make([]int, len(ng.Nodes))
+	for _, ru := range sp.runs {
+		for j := ru.from; j < ru.to; j++ {
+			oldOf[j+ru.shift] = j
+		}
+	}
 	k := 0
 	for i := range ng.Nodes {
 		var s int
@@ -332,11 +380,7 @@ func (sp *splicer) lookups(ng *Graph) {
 			s = slotOf[k]
 			k++
 		} else {
-			j := i
-			if sp.fromOld != nil {
-				j = int(sp.fromOld[i])
-			}
-			s = g.slot(j)
+			s = g.slot(oldOf[i])
 		}
 		ng.pos[s] = int32(i)
 		ng.slots[i] = int32(s)

@@ -1,12 +1,15 @@
 package index
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccd-dev/ccd/config"
 )
@@ -99,4 +102,115 @@ func BenchmarkUpdateOneFile(b *testing.B) {
 		}
 		res = next
 	}
+}
+
+// BenchmarkEditOneFile measures UpdateFiles (the daemon's path for reported
+// writes) after one edit of one file, in a copy of each corpus
+// (CCD_BENCH_ROOT replaces them; CCD_BENCH_FILE picks the file, relative
+// to the root). "body" adds a call inside a function body, "surface"
+// appends a new function. It reports the median and the 99th percentile.
+func BenchmarkEditOneFile(b *testing.B) {
+	roots := corpora(b)
+	if r := os.Getenv("CCD_BENCH_ROOT"); r != "" {
+		roots = map[string]string{"root": r}
+	}
+	defaults := map[string]string{"goroot": "net/http/server.go", "pystdlib": "argparse.py"}
+	for name, src := range roots {
+		b.Run(name, func(b *testing.B) {
+			if _, err := os.Stat(src); err != nil {
+				b.Skipf("no %s: %v", src, err)
+			}
+			root := filepath.Join(b.TempDir(), "ws")
+			if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
+				b.Fatalf("copy: %v %s", err, out)
+			}
+			res, err := Build(root, benchConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			rel := os.Getenv("CCD_BENCH_FILE")
+			if rel == "" {
+				rel = defaults[name]
+			}
+			if rel == "" {
+				rel = res.Files[len(res.Files)/2].Path
+			}
+			for _, kind := range []string{"body", "surface"} {
+				b.Run(kind, func(b *testing.B) {
+					res = editLoop(b, res, root, rel, kind)
+				})
+			}
+		})
+	}
+}
+
+func editLoop(b *testing.B, res *Result, root, rel, kind string) *Result {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	py := strings.HasSuffix(rel, ".py")
+	var took, parse, resolveT []time.Duration
+	modes := map[string]int{}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		text := string(orig)
+		switch {
+		case kind == "surface" && py:
+			text += fmt.Sprintf("\n\ndef bench_added_%d(x):\n    return len(x)\n", i)
+		case kind == "surface":
+			text += fmt.Sprintf("\nfunc BenchAdded%d(x string) int { return len(x) }\n", i)
+		default:
+			text = insertInBody(text, py, i)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		next, _, ok, err := res.UpdateFiles([]string{rel})
+		if err != nil || !ok {
+			b.Fatalf("UpdateFiles: ok=%v err=%v", ok, err)
+		}
+		took = append(took, time.Since(t0))
+		parse = append(parse, next.Summary.ParseTime)
+		resolveT = append(resolveT, next.Summary.ResolveTime)
+		modes[next.ResolveStats().Mode]++
+		res = next
+	}
+	b.StopTimer()
+	os.WriteFile(abs, orig, 0o644)
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(took[(len(took)*99)/100].Microseconds())/1000, "p99-ms")
+	slices.Sort(parse)
+	slices.Sort(resolveT)
+	b.Logf("%s %s: %d edits, modes %v, last %+v; p50 read+parse %v, resolve+splice %v", rel, kind, len(took), modes,
+		res.ResolveStats(), parse[len(parse)/2], resolveT[len(resolveT)/2])
+	return res
+}
+
+// insertInBody adds a call as the first statement of the i-th function
+// (cycling) of a Go or Python source text.
+func insertInBody(text string, py bool, i int) string {
+	lines := strings.Split(text, "\n")
+	var at []int
+	for k, l := range lines {
+		if (py && strings.HasPrefix(strings.TrimSpace(l), "def ") && strings.HasSuffix(l, ":")) ||
+			(!py && strings.HasPrefix(l, "func ") && strings.HasSuffix(l, "{")) {
+			at = append(at, k)
+		}
+	}
+	if len(at) == 0 {
+		return text + "\n"
+	}
+	k := at[i%len(at)]
+	stmt := fmt.Sprintf("\tprintln(%d)", i)
+	if py {
+		ind := lines[k][:len(lines[k])-len(strings.TrimLeft(lines[k], " "))]
+		stmt = ind + fmt.Sprintf("    print(%d)", i)
+	}
+	return strings.Join(slices.Insert(lines, k+1, stmt), "\n")
 }

@@ -54,7 +54,7 @@ type Result struct {
 
 	cfg         config.Config
 	stamps      map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
-	fingerprint string           // of the inputs Graph was resolved from
+	fp          *lazyFingerprint // of the inputs Graph was resolved from
 	// state is the resolver kept for the next update (see state.go).
 	state        *stateBox
 	resolveStats resolve.Stats
@@ -125,7 +125,7 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	rs, g := resolve.Resolve(files, res.Project)
 	res.Graph, res.state = g, &stateBox{st: rs}
 	res.resolveStats = resolve.Stats{Mode: "full", Resolved: len(files)}
-	res.fingerprint = fingerprint(files, res.Project)
+	res.fp = newFingerprint(files, res.Project)
 	res.Summary.ResolveTime = time.Since(t1)
 	opt.Progress.set(PhaseDone, 0)
 	return res, nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
@@ -148,14 +149,23 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 	}
 	nr.Summary.ParseTime = time.Since(t0)
 	t1 := time.Now()
-	nr.fingerprint = fingerprint(nr.Files, nr.Project)
+	nr.fp = newFingerprint(nr.Files, nr.Project)
 	nr.state = &stateBox{}
+	unchanged := len(changed) == 0 && len(removed) == 0 && prev.Project != nil && sameProject(prev.Project, nr.Project)
 	switch {
-	case prev.Graph != nil && prev.fingerprint == nr.fingerprint:
+	case prev.Graph != nil && (unchanged || prev.Fingerprint() == nr.Fingerprint()):
+		// Edited files always change the fingerprint: it is computed only
+		// when nothing says whether the inputs changed (a warm start).
 		nr.Graph = prev.Graph
 		nr.state = prev.state.handOver(prev, nr.Project)
 	default:
-		if st := prev.state.take(); st != nil && prev.Graph != nil && sameProject(st.Project(), nr.Project) {
+		st := prev.state.take()
+		if st == nil && prev.Graph != nil && prev.Project == nil && prev.Fingerprint() == fingerprint(prev.Files, nr.Project) {
+			// Restored from disk with the graph of the restored facts:
+			// rebuild the resolver's tables and update that graph.
+			st = resolve.NewState(prev.Files, nr.Project)
+		}
+		if st != nil && prev.Graph != nil && sameProject(st.Project(), nr.Project) {
 			nr.Graph, nr.resolveStats = st.Update(prev.Graph, changed, removed)
 			nr.state.st = st
 		} else {
@@ -173,7 +183,7 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 // the inputs it was resolved from (nil and "" when none was saved): when
 // the Update finds the same inputs, it reuses g instead of resolving.
 func Restore(root string, cfg config.Config, files []*facts.File, stamps map[string][2]int64, g *graph.Graph, fp string) *Result {
-	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps)), Graph: g, fingerprint: fp}
+	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps)), Graph: g, fp: knownFingerprint(fp)}
 	r.Files = append(r.Files, files...)
 	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Path < r.Files[j].Path })
 	for p, s := range stamps {
@@ -198,7 +208,39 @@ func Digest(cfg config.Config) string {
 }
 
 // Fingerprint identifies the inputs the graph was resolved from.
-func (r *Result) Fingerprint() string { return r.fingerprint }
+func (r *Result) Fingerprint() string {
+	if r.fp == nil {
+		return ""
+	}
+	return r.fp.get()
+}
+
+// lazyFingerprint computes a fingerprint when first asked: most updates
+// never need it.
+type lazyFingerprint struct {
+	once  sync.Once
+	files []*facts.File
+	proj  *resolve.Project
+	fp    string
+}
+
+func newFingerprint(files []*facts.File, proj *resolve.Project) *lazyFingerprint {
+	return &lazyFingerprint{files: files, proj: proj}
+}
+
+func knownFingerprint(fp string) *lazyFingerprint {
+	l := &lazyFingerprint{fp: fp}
+	l.once.Do(func() {})
+	return l
+}
+
+func (l *lazyFingerprint) get() string {
+	l.once.Do(func() {
+		l.fp = fingerprint(l.files, l.proj)
+		l.files, l.proj = nil, nil
+	})
+	return l.fp
+}
 
 // fingerprint hashes what resolution reads: every file's path and content
 // hash, and the project facts.
@@ -218,8 +260,10 @@ func fingerprint(files []*facts.File, proj *resolve.Project) string {
 // that is still a regular, text file within the size limit; the caller
 // then runs Update, which handles every case.
 func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok bool, err error) {
-	if len(paths) == 0 {
-		return nil, st, false, nil // nothing reported: only a walk can tell
+	if len(paths) == 0 || r.Project == nil {
+		// Nothing reported, or restored without project facts: only a walk
+		// can tell.
+		return nil, st, false, nil
 	}
 	t0 := time.Now()
 	idx := make(map[string]int, len(r.Files))

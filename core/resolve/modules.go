@@ -346,7 +346,9 @@ func (r *resolver) goPackage(spec string) []*fileInfo {
 
 // goLibFiles returns the non-test files of a directory's importable
 // package: the most common package clause other than "main" (generators
-// marked `//go:build ignore` often say `package main` beside a library).
+// marked `//go:build ignore` often say `package main` beside a library),
+// and a file without a clause (a syntax error) counts least. Ties go to
+// the smaller name, so the choice never depends on map order.
 func goLibFiles(dir []*fileInfo) []*fileInfo {
 	count := map[string]int{}
 	for _, fi := range dir {
@@ -354,11 +356,19 @@ func goLibFiles(dir []*fileInfo) []*fileInfo {
 			count[fi.f.Package]++
 		}
 	}
-	best := ""
+	rank := func(p string) int {
+		switch p {
+		case "":
+			return 0
+		case "main":
+			return 1
+		}
+		return 2
+	}
+	best, found := "", false
 	for p, n := range count {
-		if best == "" || (p != "main" && best == "main") || (n > count[best] && (p != "main" || best == "main")) ||
-			(n == count[best] && p < best && (p != "main") == (best != "main")) {
-			best = p
+		if !found || rank(p) > rank(best) || (rank(p) == rank(best) && (n > count[best] || (n == count[best] && p < best))) {
+			best, found = p, true
 		}
 	}
 	var out []*fileInfo

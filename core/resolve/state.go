@@ -3,6 +3,7 @@ package resolve
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -30,8 +31,13 @@ type Stats struct {
 }
 
 // FullFraction is the share of all call sites above which an update
-// resolves every file instead of splicing the dependents' results.
-var FullFraction = 0.35
+// resolves every file instead of splicing the dependents' results; below
+// FullMinCalls call sites in all, an update never does (everything is
+// cheap then).
+var (
+	FullFraction = 0.35
+	FullMinCalls = 5000
+)
 
 // Resolve builds the graph like Build and keeps the resolver for updates.
 func Resolve(files []*facts.File, proj *Project) (*State, *graph.Graph) {
@@ -90,6 +96,13 @@ func (r *resolver) resolveAll() *graph.Graph {
 // new set of files. Files with unchanged facts may be listed in changed.
 func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) (*graph.Graph, Stats) {
 	r := s.r
+	t0 := time.Now()
+	lap := func(phase string) {
+		if traceUpdate != nil {
+			traceUpdate(phase, time.Since(t0))
+			t0 = time.Now()
+		}
+	}
 	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}, surf: map[*fileInfo][]surfEntry{}}
 	u.classify(changed, removed)
 	if !u.structural && len(u.mods) == 0 {
@@ -102,7 +115,9 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 			before[fi] = bindSigs(fi)
 		}
 	}
+	lap("classify")
 	u.apply()
+	lap("apply")
 	if u.structural {
 		r.parallel(func(i int) { r.rebind(r.list[i]) })
 		u.compareBinds(before)
@@ -111,6 +126,7 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
 	}
 	u.close()
+	lap("close")
 	if u.tooMany() {
 		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
 	}
@@ -118,8 +134,13 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 	if len(u.names) > 0 || u.structural || len(u.D) > len(u.mods) {
 		st.Mode = "dependents"
 	}
-	return u.splice(g), st
+	ng := u.splice(g, lap)
+	return ng, st
 }
+
+// traceUpdate, when set (by tests), hears how long each phase of an update
+// took.
+var traceUpdate func(phase string, d time.Duration)
 
 // update is one State.Update in progress.
 type update struct {
@@ -400,7 +421,7 @@ func (u *update) tooMany() bool {
 			dep += n
 		}
 	}
-	return float64(dep) > FullFraction*float64(total)
+	return total >= FullMinCalls && float64(dep) > FullFraction*float64(total)
 }
 
 // full binds and resolves every file.
@@ -410,7 +431,7 @@ func (u *update) full() *graph.Graph {
 
 // splice resolves the files in D again and splices their nodes and edges
 // into g.
-func (u *update) splice(g *graph.Graph) *graph.Graph {
+func (u *update) splice(g *graph.Graph, lap func(string)) *graph.Graph {
 	r := u.r
 	var list []*fileInfo
 	for _, fi := range r.list {
@@ -438,5 +459,8 @@ func (u *update) splice(g *graph.Graph) *graph.Graph {
 	for _, fi := range u.gone {
 		files = append(files, fi.f.Path)
 	}
-	return g.Splice(files, ns, es)
+	lap("resolve")
+	ng := g.Splice(files, ns, es)
+	lap("splice")
+	return ng
 }

@@ -82,7 +82,6 @@ func (l *lookup) slotOf(id string) (int, bool) {
 	return 0, false
 }
 
-
 // at returns the node index of a slot, or -1.
 func (g *Graph) at(s int) int {
 	if g.pos == nil {

@@ -52,9 +52,9 @@ type Result struct {
 	Graph   *graph.Graph
 	Summary Summary
 
-	cfg         config.Config
-	stamps      map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
-	fp          *lazyFingerprint // of the inputs Graph was resolved from
+	cfg    config.Config
+	stamps map[string]stamp // size and mtime of each parsed file, to skip unchanged ones
+	fp     *lazyFingerprint // of the inputs Graph was resolved from
 	// state is the resolver kept for the next update (see state.go).
 	state        *stateBox
 	resolveStats resolve.Stats

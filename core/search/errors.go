@@ -21,6 +21,7 @@ type Error struct {
 	Offset int `json:"offset,omitempty"`
 }
 
+// Error renders the message and the hint.
 func (e *Error) Error() string {
 	if e.Hint != "" {
 		return e.Message + " (" + e.Hint + ")"

@@ -37,6 +37,7 @@ const (
 
 var typeNames = [...]string{TypeFunction, TypeMethod, TypeClass, TypeStruct, TypeSection, TypeCodeBlock, TypeParagraph, TypeChunk, TypeFile}
 
+// String is the node type's name in handles ("function", "section", ...).
 func (t nodeType) String() string { return typeNames[t] }
 
 // isDef reports whether t is a code definition.

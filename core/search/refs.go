@@ -46,6 +46,7 @@ func GraphRefs(g *graph.Graph) RefSource { return graphRefs{g} }
 
 type graphRefs struct{ g *graph.Graph }
 
+// References returns the call and import sites of the nodes sym resolves to.
 func (r graphRefs) References(sym string) []Ref {
 	g := r.g
 	if g == nil {

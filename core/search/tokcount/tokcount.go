@@ -56,6 +56,7 @@ func get() *encoder {
 
 type loadError string
 
+// Error returns the message.
 func (e loadError) Error() string { return string(e) }
 
 const errEmpty = loadError("cl100k ranks are empty")

@@ -150,6 +150,14 @@ func (fs *fontSet) fitLeft(s string, maxW, size float64, f fontID) string {
 // longer than a line break after punctuation ("/", ".", "_") or anywhere.
 // When text remains after the last line, that line ends with "…".
 func (fs *fontSet) wrap(s string, maxW, size float64, f fontID, maxLines int) []string {
+	// Only so much can ever show: cap the work on huge texts.
+	if limit := 400 * maxLines; len(s) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + " …"
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" || maxLines <= 0 {
 		return nil

@@ -30,7 +30,8 @@ func (o Options) scale() float64 {
 	return math.Max(0.25, math.Min(4, s))
 }
 
-// Picture is a laid-out view, ready to serialise as SVG or PNG.
+// Picture is a laid-out view, ready to serialise as SVG or PNG. Its
+// methods may be called from several goroutines at once.
 type Picture struct {
 	sc    *scene
 	scale float64

@@ -173,7 +173,7 @@ func (m *Manager) resolve(lang string) (resolution, error) {
 		path, version, err := resolveSpec(ctx, s, m.opt.SearchPath)
 		cancel()
 		if err == nil {
-			r.spec, r.path, r.version = s, path, version
+			r.spec, r.path, r.version = withPythonPath(s), path, version
 			break
 		}
 		problems = append(problems, err.Error())

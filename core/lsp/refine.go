@@ -2,17 +2,12 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -31,6 +26,17 @@ type RefineOptions struct {
 	// Confirm also asks about call sites the resolver bound with
 	// confidence resolved, to raise them to lsp.
 	Confirm bool
+	// Library also asks about call sites that certainly call library code
+	// (builtins, calls qualified by imports of library modules), which are
+	// skipped by default: servers can only answer them with places outside
+	// the workspace.
+	Library bool
+	// MaxImplementations caps the dispatch edges of one interface method
+	// call: an interface with more implementations than that (not counting
+	// those in test files, linked only from their own file) gets none, as
+	// "calls every implementation" says nothing. Default 4; negative: no
+	// dispatch edges at all.
+	MaxImplementations int
 	// Languages restricts the refinement to these server languages
 	// (ServerSpec.Language); nil means every language with a server.
 	Languages []string
@@ -48,6 +54,9 @@ func (o RefineOptions) withDefaults() RefineOptions {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 4
 	}
+	if o.MaxImplementations == 0 {
+		o.MaxImplementations = 4
+	}
 	return o
 }
 
@@ -63,6 +72,13 @@ type Stats struct {
 	// Skipped are candidates not asked: over MaxRequests or Budget, no
 	// usable server, or the callee name not found on the call's line.
 	Skipped int `json:"skipped"`
+	// Library are the call sites not asked because they certainly call
+	// library code (see RefineOptions.Library); not counted in Candidates.
+	Library int `json:"library"`
+	// Dispatch counts the interface method calls given implementations;
+	// TooWide those whose interface had more than MaxImplementations.
+	Dispatch int `json:"dispatch"`
+	TooWide  int `json:"too_wide"`
 	// External answers pointed only outside the workspace (standard
 	// library, dependencies); Unmapped ones inside it, but at no graph
 	// function or class (a local variable, a field).
@@ -95,33 +111,6 @@ type Refinement struct {
 	Stats Stats
 }
 
-// candidate kinds, in the order they are asked about.
-const (
-	tierWeak     = iota // an edge at the site is name-match or inferred
-	tierDispatch        // the site calls an interface method
-	tierLikely          // no edge; the callee's name exists in the workspace
-	tierRest            // no edge; probably a library call
-	tierConfirm         // resolved edge, asked only with Confirm
-)
-
-// candidate is one call site to ask about.
-type candidate struct {
-	file   *facts.File
-	lang   string
-	call   facts.Call
-	caller int   // node index
-	tier   int   // tierWeak ...
-	weak   []int // edge indexes of the weak edges at the site
-	target int   // tierDispatch: the interface method's node
-}
-
-// interfaceSig recognises the signature of a class-like node whose
-// methods are dispatched dynamically.
-var interfaceSig = regexp.MustCompile(`\b(interface|trait|protocol|abstract)\b`)
-
-// ctorNames are the names of constructors in the graph's conventions.
-var ctorNames = map[string]bool{"__init__": true, "constructor": true, "initialize": true, "new": true}
-
 // Refine asks language servers about the call sites of files that the
 // resolver left unresolved or weak, and about calls of interface methods
 // (whose implementations it adds), and returns LSP call edges for g. root
@@ -141,7 +130,7 @@ func Refine(ctx context.Context, m *Manager, root string, g *graph.Graph, files 
 	opt = opt.withDefaults()
 	r := &refiner{m: m, root: abs, g: g, opt: opt, t0: time.Now(),
 		texts: map[string][][]byte{}, dispatch: map[int]*dispatchEntry{}, edges: map[edgeKey]bool{},
-		stale: map[edgeKey]graph.Confidence{}, opened: map[*Session]map[string]bool{}}
+		stale: map[edgeKey]graph.Confidence{}, docs: map[docKey]int{}}
 	r.realRoot, _ = filepath.EvalSymlinks(abs)
 	r.stats.Servers = map[string]string{}
 	ctx, cancel := context.WithTimeout(ctx, opt.Budget)
@@ -150,18 +139,7 @@ func Refine(ctx context.Context, m *Manager, root string, g *graph.Graph, files 
 	cands := r.candidates(files)
 	r.stats.Candidates = len(cands)
 	cands = r.startSessions(ctx, cands)
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := &cands[i], &cands[j]
-		if a.tier != b.tier {
-			return a.tier < b.tier
-		}
-		if a.file.Path != b.file.Path {
-			return a.file.Path < b.file.Path
-		}
-		return a.call.Line < b.call.Line
-	})
 	r.run(ctx, cands)
-	r.closeDocs()
 	return r.result(), nil
 }
 
@@ -186,538 +164,14 @@ type refiner struct {
 	dispatch map[int]*dispatchEntry
 	edges    map[edgeKey]bool
 	stale    map[edgeKey]graph.Confidence
-	opened   map[*Session]map[string]bool
+	docs     map[docKey]int // documents in use → uses
 }
 
 type edgeKey struct{ from, to, line int }
 
 type dispatchEntry struct {
 	done  chan struct{}
-	impls []int
-}
-
-// candidates lists the call sites worth asking about.
-func (r *refiner) candidates(files []*facts.File) []candidate {
-	g := r.g
-	want := map[string]bool{}
-	for _, l := range r.opt.Languages {
-		want[l] = true
-	}
-	r.names = map[string]bool{}
-	for _, n := range g.Nodes {
-		if n.Kind != graph.Module {
-			r.names[n.Name] = true
-		}
-	}
-	var out []candidate
-	for _, f := range files {
-		if f == nil || len(f.Calls) == 0 {
-			continue
-		}
-		lang := r.m.LanguageFor(f.Path)
-		if lang == "" || (len(want) > 0 && !want[lang]) {
-			continue
-		}
-		nodes := g.InFile(f.Path)
-		if len(nodes) == 0 {
-			continue
-		}
-		defNode := make([]int, len(f.Defs))
-		module := -1
-		for i := range defNode {
-			defNode[i] = -1
-		}
-		byQual := map[string][]int{}
-		for _, ni := range nodes {
-			n := g.Nodes[ni]
-			if n.Kind == graph.Module {
-				module = ni
-				continue
-			}
-			byQual[n.Qual] = append(byQual[n.Qual], ni)
-		}
-		for di, d := range f.Defs {
-			for _, ni := range byQual[d.Qual] {
-				if g.Nodes[ni].StartLine == d.StartLine {
-					defNode[di] = ni
-				}
-			}
-		}
-		for _, c := range f.Calls {
-			caller := module
-			if c.Caller >= 0 && c.Caller < len(defNode) {
-				caller = defNode[c.Caller]
-			}
-			if caller < 0 || c.Name == "" {
-				continue
-			}
-			cd := candidate{file: f, lang: lang, call: c, caller: caller, target: -1}
-			best := graph.Confidence(0)
-			for _, ei := range g.Out(caller) {
-				e := &g.Edges[ei]
-				if e.Type != graph.Call || !hasLine(e.Lines, c.Line) || !r.callee(e.To, c.Name) {
-					continue
-				}
-				if e.Confidence > best {
-					best = e.Confidence
-				}
-				if e.Confidence <= graph.Inferred {
-					cd.weak = append(cd.weak, ei)
-				}
-				if e.Confidence == graph.Resolved && r.isInterfaceMethod(e.To) {
-					cd.target = e.To
-				}
-			}
-			switch {
-			case best == graph.LSP:
-				continue
-			case best == graph.Resolved && cd.target >= 0:
-				cd.tier = tierDispatch
-			case best == graph.Resolved:
-				if !r.opt.Confirm {
-					continue
-				}
-				cd.tier = tierConfirm
-			case best > 0:
-				cd.tier = tierWeak
-			case r.names[c.Name]:
-				cd.tier = tierLikely
-			default:
-				cd.tier = tierRest
-			}
-			out = append(out, cd)
-		}
-	}
-	return out
-}
-
-func hasLine(lines []int, l int) bool {
-	for _, x := range lines {
-		if x == l {
-			return true
-		}
-	}
-	return false
-}
-
-// callee reports whether node i can be what a call of name reaches: the
-// function or class of that name, or the constructor of that class.
-func (r *refiner) callee(i int, name string) bool {
-	n := r.g.Nodes[i]
-	if n.Name == name {
-		return true
-	}
-	if n.Kind == graph.Func && ctorNames[n.Name] {
-		if p := r.class(i); p >= 0 && r.g.Nodes[p].Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// class returns the class a function belongs to (its syntactic parent or
-// its Owner), or -1.
-func (r *refiner) class(i int) int {
-	if p := r.g.Parent(i); p >= 0 && r.g.Nodes[p].Kind == graph.Class {
-		return p
-	}
-	if o := r.g.Nodes[i].Owner; o != "" {
-		if j, ok := r.g.Index(o); ok {
-			return j
-		}
-	}
-	return -1
-}
-
-// isInterfaceMethod reports whether node i is a method declared in an
-// interface (trait, protocol, abstract class).
-func (r *refiner) isInterfaceMethod(i int) bool {
-	n := r.g.Nodes[i]
-	if n.Kind != graph.Func {
-		return false
-	}
-	p := r.g.Parent(i)
-	return p >= 0 && r.g.Nodes[p].Kind == graph.Class && interfaceSig.MatchString(r.g.Nodes[p].Signature)
-}
-
-// startSessions starts the servers the candidates need, in parallel and
-// within ctx, and drops the candidates of languages without a usable
-// server.
-func (r *refiner) startSessions(ctx context.Context, cands []candidate) []candidate {
-	need := map[string]int{}
-	for _, c := range cands {
-		need[c.lang]++
-	}
-	r.sessions = map[string]*Session{}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for lang := range need {
-		s, err := r.m.Session(lang, r.root)
-		if err != nil {
-			r.stats.Servers[lang] = err.Error()
-			continue
-		}
-		wg.Add(1)
-		go func(lang string, s *Session) {
-			defer wg.Done()
-			err := s.Start(ctx)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				r.stats.Servers[lang] = err.Error()
-				return
-			}
-			r.stats.Servers[lang] = s.spec.DisplayName()
-			r.sessions[lang] = s
-		}(lang, s)
-	}
-	wg.Wait()
-	kept := cands[:0]
-	for _, c := range cands {
-		if r.sessions[c.lang] != nil {
-			kept = append(kept, c)
-		} else {
-			r.stats.Skipped++
-		}
-	}
-	return kept
-}
-
-// run asks about the candidates with a bounded number of workers.
-func (r *refiner) run(ctx context.Context, cands []candidate) {
-	r.total = r.stats.Candidates
-	r.done.Store(int64(r.stats.Skipped))
-	ch := make(chan *candidate)
-	var wg sync.WaitGroup
-	for w := 0; w < r.opt.Concurrency; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range ch {
-				r.ask(ctx, c)
-				r.progress()
-			}
-		}()
-	}
-	fed := 0
-feed:
-	for i := range cands {
-		if r.asked.Load() >= int64(r.opt.MaxRequests) {
-			break
-		}
-		select {
-		case ch <- &cands[i]:
-			fed++
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(ch)
-	wg.Wait()
-	r.mu.Lock()
-	r.stats.Skipped += len(cands) - fed
-	r.mu.Unlock()
-}
-
-func (r *refiner) progress() {
-	d := r.done.Add(1)
-	if r.opt.Progress != nil {
-		r.opt.Progress(int(d), r.total)
-	}
-}
-
-// reserve takes one request from the MaxRequests allowance.
-func (r *refiner) reserve() bool {
-	if r.asked.Add(1) > int64(r.opt.MaxRequests) {
-		r.asked.Add(-1)
-		return false
-	}
-	r.mu.Lock()
-	r.stats.Asked++
-	r.mu.Unlock()
-	return true
-}
-
-// answered records the outcome of one request.
-func (r *refiner) answered(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err != nil {
-		r.stats.Failed++
-		if len(r.stats.Errors) < 5 {
-			r.stats.Errors = append(r.stats.Errors, err.Error())
-		}
-		return
-	}
-	if r.stats.Answered == 0 {
-		r.stats.FirstAnswer = time.Since(r.t0)
-	}
-	r.stats.Answered++
-}
-
-func (r *refiner) count(field *int) {
-	r.mu.Lock()
-	*field++
-	r.mu.Unlock()
-}
-
-// ask handles one candidate.
-func (r *refiner) ask(ctx context.Context, c *candidate) {
-	if ctx.Err() != nil {
-		r.count(&r.stats.Skipped)
-		return
-	}
-	s := r.sessions[c.lang]
-	if c.tier == tierDispatch {
-		for _, impl := range r.implementations(ctx, c.target) {
-			r.addEdge(c.caller, impl, c.call.Line)
-		}
-		return
-	}
-	ls, err := r.lines(c.file.Path)
-	if err != nil {
-		r.count(&r.stats.Skipped)
-		return
-	}
-	pos, ok := callPosition(ls, c.call.Line, c.call.Name, c.call.Recv)
-	if !ok || !r.reserve() {
-		r.count(&r.stats.Skipped)
-		return
-	}
-	r.noteOpened(s, c.file.Path)
-	locs, err := s.Definition(ctx, c.file.Path, pos)
-	r.answered(err)
-	if err != nil {
-		return
-	}
-	targets, external := r.mapLocations(locs, true)
-	switch {
-	case len(targets) == 0 && external:
-		r.count(&r.stats.External)
-	case len(targets) == 0 && len(locs) > 0:
-		r.count(&r.stats.Unmapped)
-	}
-	for _, t := range targets {
-		r.addEdge(c.caller, t, c.call.Line)
-		if r.isInterfaceMethod(t) {
-			for _, impl := range r.implementations(ctx, t) {
-				r.addEdge(c.caller, impl, c.call.Line)
-			}
-		}
-	}
-	if len(locs) > 0 {
-		for _, ei := range c.weak {
-			e := r.g.Edges[ei]
-			if !containsInt(targets, e.To) {
-				r.mu.Lock()
-				r.stale[edgeKey{e.From, e.To, c.call.Line}] = e.Confidence
-				r.mu.Unlock()
-			}
-		}
-	}
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// implementations returns the concrete methods of interface method t,
-// asking the server once per method.
-func (r *refiner) implementations(ctx context.Context, t int) []int {
-	r.mu.Lock()
-	e := r.dispatch[t]
-	if e != nil {
-		r.mu.Unlock()
-		select {
-		case <-e.done:
-			return e.impls
-		case <-ctx.Done():
-			return nil
-		}
-	}
-	e = &dispatchEntry{done: make(chan struct{})}
-	r.dispatch[t] = e
-	r.mu.Unlock()
-	defer close(e.done)
-
-	n := r.g.Nodes[t]
-	s := r.sessions[r.m.LanguageFor(n.Path)]
-	if s == nil {
-		return nil
-	}
-	if ok, _ := s.Supports(ctx, "implementationProvider"); !ok {
-		return nil
-	}
-	ls, err := r.lines(n.Path)
-	if err != nil || n.StartLine < 1 || n.StartLine > len(ls) {
-		return nil
-	}
-	var pos protocol.Position
-	found := false
-	for l := n.StartLine; l <= n.EndLine && l <= len(ls) && !found; l++ {
-		if hits := findWord(ls[l-1], n.Name, 0); len(hits) > 0 {
-			pos, found = protocol.Position{Line: uint32(l - 1), Character: utf16Col(ls[l-1], hits[0])}, true
-		}
-	}
-	if !found || !r.reserve() {
-		return nil
-	}
-	r.noteOpened(s, n.Path)
-	locs, err := s.Implementation(ctx, n.Path, pos)
-	r.answered(err)
-	if err != nil {
-		return nil
-	}
-	impls, _ := r.mapLocations(locs, false)
-	out := impls[:0]
-	for _, i := range impls {
-		if i != t {
-			out = append(out, i)
-		}
-	}
-	e.impls = out
-	return out
-}
-
-// maxTargets caps the callees taken from one answer (overloads,
-// implementations), so that one call site cannot fan out without bound.
-const maxTargets = 16
-
-// mapLocations maps server locations to graph nodes: the innermost
-// function or class around each location whose name is the identifier
-// there (walking outward), with classes replaced by their constructor
-// (ctor). external reports whether some location lies outside the
-// workspace.
-func (r *refiner) mapLocations(locs []Location, ctor bool) (nodes []int, external bool) {
-	for _, l := range locs {
-		rel, ok := relPath(r.root, l.Path)
-		if !ok && r.realRoot != "" {
-			rel, ok = relPath(r.realRoot, l.Path)
-		}
-		if !ok {
-			if real, err := filepath.EvalSymlinks(l.Path); err == nil {
-				rel, ok = relPath(r.root, real)
-			}
-		}
-		if !ok {
-			external = true
-			continue
-		}
-		i := r.nodeAt(rel, l)
-		if i < 0 {
-			continue
-		}
-		if ctor && r.g.Nodes[i].Kind == graph.Class {
-			i = r.constructor(i)
-		}
-		if !containsInt(nodes, i) && len(nodes) < maxTargets {
-			nodes = append(nodes, i)
-		}
-	}
-	return nodes, external
-}
-
-// nodeAt finds the node a location names.
-func (r *refiner) nodeAt(rel string, l Location) int {
-	line := l.Line()
-	var around []int
-	for _, i := range r.g.InFile(rel) {
-		n := r.g.Nodes[i]
-		if n.Kind != graph.Module && n.StartLine <= line && line <= n.EndLine {
-			around = append(around, i)
-		}
-	}
-	if len(around) == 0 {
-		return -1
-	}
-	// Innermost first.
-	sort.Slice(around, func(a, b int) bool {
-		x, y := r.g.Nodes[around[a]], r.g.Nodes[around[b]]
-		return x.EndLine-x.StartLine < y.EndLine-y.StartLine
-	})
-	ident := ""
-	if ls, err := r.lines(rel); err == nil {
-		ident = identAt(ls, l.Range.Start)
-	}
-	for _, i := range around {
-		n := r.g.Nodes[i]
-		if ident == "" || n.Name == ident {
-			if ident == "" && n.StartLine != line {
-				continue
-			}
-			return i
-		}
-	}
-	return -1
-}
-
-// constructor returns class i's constructor when it defines one, else i.
-func (r *refiner) constructor(i int) int {
-	cls := r.g.Nodes[i]
-	for _, k := range r.g.Children(i) {
-		n := r.g.Nodes[k]
-		if n.Kind == graph.Func && (ctorNames[n.Name] || n.Name == cls.Name) {
-			return k
-		}
-	}
-	return i
-}
-
-// lines returns a workspace file's lines, cached.
-func (r *refiner) lines(rel string) ([][]byte, error) {
-	r.mu.Lock()
-	ls, ok := r.texts[rel]
-	r.mu.Unlock()
-	if ok {
-		return ls, nil
-	}
-	b, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	ls = lines(b)
-	r.mu.Lock()
-	r.texts[rel] = ls
-	r.mu.Unlock()
-	return ls, nil
-}
-
-// addEdge records a call edge found by a server.
-func (r *refiner) addEdge(from, to, line int) {
-	r.mu.Lock()
-	r.edges[edgeKey{from, to, line}] = true
-	r.mu.Unlock()
-}
-
-// noteOpened remembers a document a session opens for this refinement.
-func (r *refiner) noteOpened(s *Session, rel string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.opened[s] == nil {
-		r.opened[s] = map[string]bool{}
-	}
-	r.opened[s][rel] = true
-}
-
-// closeDocs closes, in the background, the documents this refinement
-// opened, so that long-lived sessions do not accumulate them.
-func (r *refiner) closeDocs() {
-	for s, files := range r.opened {
-		go func(s *Session, files map[string]bool) {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			for f := range files {
-				if err := s.CloseDocument(ctx, f); err != nil && errors.Is(err, context.DeadlineExceeded) {
-					return
-				}
-			}
-		}(s, files)
-	}
+	impls []int // concrete methods, test-file ones included
 }
 
 // result turns the recorded edges into a Refinement.

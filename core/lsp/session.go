@@ -369,6 +369,19 @@ func (s *Session) do(ctx context.Context, fn func(ctx context.Context, c *client
 	return err
 }
 
+// document returns a file's URI, opening the file on the server first
+// unless the server reads files from disk (ServerSpec.NoOpen).
+func (s *Session) document(ctx context.Context, c *client, file string) (string, error) {
+	abs := s.abs(file)
+	if s.spec.NoOpen {
+		if _, err := os.Stat(abs); err != nil {
+			return "", fmt.Errorf("open document: %w", err)
+		}
+		return fileURI(abs), nil
+	}
+	return c.ensureOpen(ctx, abs)
+}
+
 // positionRequest opens the file if needed and asks method at pos.
 func (s *Session) positionRequest(ctx context.Context, method, capability, file string, pos protocol.Position) ([]Location, error) {
 	var locs []Location
@@ -376,7 +389,7 @@ func (s *Session) positionRequest(ctx context.Context, method, capability, file 
 		if !c.supports(capability) {
 			return fmt.Errorf("%s: %s: %w", s.spec.DisplayName(), method, ErrUnsupported)
 		}
-		uri, err := c.ensureOpen(ctx, s.abs(file))
+		uri, err := s.document(ctx, c, file)
 		if err != nil {
 			return err
 		}
@@ -411,7 +424,7 @@ func (s *Session) DocumentSymbols(ctx context.Context, file string) ([]Symbol, e
 		if !c.supports("documentSymbolProvider") {
 			return fmt.Errorf("%s: documentSymbol: %w", s.spec.DisplayName(), ErrUnsupported)
 		}
-		uri, err := c.ensureOpen(ctx, s.abs(file))
+		uri, err := s.document(ctx, c, file)
 		if err != nil {
 			return err
 		}

@@ -121,6 +121,9 @@ func (d *impactDraw) sideNote(n int, verb string) string {
 	if n == 0 {
 		return "none found"
 	}
+	if n == 1 && verb == "call it" {
+		verb = "calls it"
+	}
 	return fmt.Sprintf("%s %s directly", plural(n, "symbol", "symbols"), verb)
 }
 

@@ -14,9 +14,10 @@
 //	(intersect Q1 Q2 ...)            handles matching all of the queries
 //	(limit N Q)                      the N best handles of Q
 //
-// Strings are double-quoted with backslash escapes (\" \\ \n \t); a bare
-// word is accepted where a string is expected. Parse errors carry the byte
-// offset, line and column of the problem and say what was expected.
+// Strings are double-quoted with Go's backslash escapes (\" \\ \n \t
+// \xHH \uHHHH ...); a bare word is accepted where a string is expected.
+// Parse errors carry the byte offset, line and column of the problem and
+// say what was expected.
 package dsl
 
 import (

@@ -243,17 +243,19 @@ func (p *parser) str(op Op, i int) (string, error) {
 			if p.pos+1 >= len(p.in) {
 				return "", p.errAt(p.pos, "unterminated string (started at column %d)", p.errAt(start, "").Column)
 			}
-			switch e := p.in[p.pos+1]; e {
-			case '"', '\\':
-				b.WriteByte(e)
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			default:
-				return "", p.errAt(p.pos, "unknown escape \\%c in string; use \\\" \\\\ \\n or \\t", e)
+			// Go escapes: \" \\ \n \t \r \xHH \uHHHH ..., the ones
+			// canonical forms (strconv.Quote) use.
+			r, multi, tail, err := strconv.UnquoteChar(p.in[p.pos:], '"')
+			if err != nil {
+				_, n := utf8.DecodeRuneInString(p.in[p.pos+1:])
+				return "", p.errAt(p.pos, "unknown escape \\%s in string; use \\\" \\\\ \\n \\t or \\xHH", p.in[p.pos+1:p.pos+1+n])
 			}
-			p.pos += 2
+			if multi {
+				b.WriteRune(r)
+			} else {
+				b.WriteByte(byte(r))
+			}
+			p.pos = len(p.in) - len(tail)
 		default:
 			b.WriteByte(c)
 			p.pos++

@@ -127,3 +127,26 @@ func TestDepthAndSizeLimits(t *testing.T) {
 		t.Errorf("invalid UTF-8: %v", err)
 	}
 }
+
+// FuzzParse: no input panics, and whatever parses round-trips through its
+// canonical form.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`(grep "a")`, `(limit 3 (union (code "x") (file "*.go")))`, `(in-file "a" (`, `"`, `(grep "\`, ")", "(((("} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e, err := Parse(s)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset > len(s) {
+				t.Fatalf("bad error %v", err)
+			}
+			_ = pe.Error()
+			return
+		}
+		again, err := Parse(e.String())
+		if err != nil || again.String() != e.String() {
+			t.Fatalf("%q: canonical %q does not round-trip: %v", s, e, err)
+		}
+	})
+}

@@ -28,7 +28,7 @@ func (ix *Index) commit(pf *prepared) {
 		}
 		ix.removeFile(old, keep)
 	}
-	f := &fileEntry{path: pf.path, lang: pf.lang, hash: pf.hash, size: pf.size, lines: pf.lines, indexed: time.Now()}
+	f := &fileEntry{path: pf.path, lang: pf.lang, hash: pf.hash, size: pf.size, lines: pf.lines, indexed: time.Now(), defsSig: pf.defsSig}
 	f.docs = make([]uint32, len(pf.docs))
 	for i := range pf.docs {
 		d := pf.docs[i]

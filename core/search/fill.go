@@ -207,6 +207,7 @@ func (ix *Index) indexPending(p string) {
 	}
 	lang, defs := ix.parse(p, content)
 	pf := prepare(p, normalize(content), lang, defs, ix.opts.EagerTokens)
+	pf.defsSig = defsSignature(lang, defs)
 	ix.mu.Lock()
 	if ix.fill.isPending(p) {
 		ix.commit(pf)

@@ -257,3 +257,22 @@ func TestPreview(t *testing.T) {
 		}
 	}
 }
+
+// TestUnchangedUpdateIsNoop: re-indexing identical content and definitions
+// changes nothing (not even the generation); new definitions for the same
+// content rebuild the handles.
+func TestUnchangedUpdateIsNoop(t *testing.T) {
+	ix := New()
+	src := []byte("def f():\n    return 1\n")
+	defs := defsPy("f", 0, len(src), 1, 2)
+	ix.Update("a.py", src, "python", defs)
+	g := ix.Generation()
+	ix.Update("a.py", append([]byte(nil), src...), "python", defsPy("f", 0, len(src), 1, 2))
+	if ix.Generation() != g {
+		t.Errorf("identical update bumped the generation %d → %d", g, ix.Generation())
+	}
+	ix.Update("a.py", src, "python", defsPy("g", 0, len(src), 1, 2))
+	if ix.Generation() == g || len(docsOf(ix, "a.py")) != 2 || docsOf(ix, "a.py")[1] != "function g 1-2" {
+		t.Errorf("new definitions were not indexed: %v", docsOf(ix, "a.py"))
+	}
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path"
@@ -123,6 +124,7 @@ type fileEntry struct {
 	docs    []uint32 // all of the file's handles, file handle first
 	terms   []uint32 // term numbers the file's handles have postings under
 	indexed time.Time
+	defsSig uint64 // of the language and definitions the handles came from
 	// verified is the size and modification time the file had when its
 	// content was last seen to match hash (nil: never checked).
 	verified atomic.Pointer[stamp]
@@ -183,7 +185,22 @@ func (ix *Index) Update(p string, content []byte, lang string, defs []facts.Def)
 		ix.stats.binary.Add(1)
 		return fmt.Errorf("search update %s: binary content is not indexed", c)
 	}
-	pf := prepare(c, normalize(content), lang, defs, ix.opts.EagerTokens)
+	content = normalize(content)
+	sig := defsSignature(lang, defs)
+	ix.mu.RLock()
+	f := ix.files[c]
+	same := f != nil && f.hash == hashBytes(content) && f.defsSig == sig
+	ix.mu.RUnlock()
+	if same {
+		// Nothing changed (a touch, a save without edits): keep the
+		// handles, and with them their cached token counts.
+		ix.mu.Lock()
+		ix.fill.done(c)
+		ix.mu.Unlock()
+		return nil
+	}
+	pf := prepare(c, content, lang, defs, ix.opts.EagerTokens)
+	pf.defsSig = sig
 	ix.mu.Lock()
 	ix.commit(pf)
 	ix.fill.done(c) // under the lock: a background read of older content must not win
@@ -225,6 +242,18 @@ func (ix *Index) Generation() uint64 { return ix.gen.Load() }
 func (ix *Index) touch() {
 	ix.gen.Add(1)
 	ix.last.Store(time.Now().UnixNano())
+}
+
+// defsSignature hashes what of a file's definitions shapes its handles.
+func defsSignature(lang string, defs []facts.Def) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	h.WriteString(lang)
+	for i := range defs {
+		d := &defs[i]
+		fmt.Fprintf(&h, "\x00%s\x00%s\x00%d\x00%d\x00%d\x00%d\x00%s\x00%s", d.Name, d.Qual, d.Kind, d.Parent, d.StartByte, d.EndByte, d.Signature, d.Owner)
+	}
+	return h.Sum64()
 }
 
 // normalize reads content that is not valid UTF-8 as Latin-1, exactly as

@@ -38,6 +38,10 @@ type prepared struct {
 	docs  []doc     // docs[0] is the file handle
 	vocab []string  // the file's distinct terms
 	post  [][]lpost // postings per vocab entry
+	// defsSig identifies the definitions the handles came from (see
+	// defsSignature); a re-index with the same content and signature is a
+	// no-op.
+	defsSig uint64
 }
 
 // lpost is a posting with a doc number local to the prepared file.

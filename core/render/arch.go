@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -109,105 +108,13 @@ func (a *archDraw) draw(repoName string) {
 	headW := math.Max(legendW, math.Max(sc.measure(stats, 13, regular), tw+sc.measure("architecture", 18, regular)+12))
 	ox, oy := margin+math.Max(0, (headW-lay.w)/2), y+8
 
-	maxCount := 1
-	for _, l := range a.links {
-		maxCount = max(maxCount, l.count)
-	}
 	for i := range m.districts {
 		b := lay.boxes[i]
 		b.x += ox
 		b.y += oy
 		a.district(i, b)
 	}
-	// Arrows over the district fills, labels over the arrows.
-	var labels []rect
-	for i := range m.districts {
-		b := lay.boxes[i]
-		labels = append(labels, rect{b.x + ox, b.y + oy, b.w, b.h})
-	}
-	type pending struct {
-		at    pt
-		up    bool
-		label string
-		col   int
-	}
-	var pills []pending
-	order := make([]int, len(a.links))
-	for i := range order {
-		order[i] = i
-	}
-	// Light arrows first so heavy ones stay on top.
-	sort.SliceStable(order, func(x, y int) bool { return a.links[order[x]].count < a.links[order[y]].count })
-	for _, i := range order {
-		l, r := a.links[i], lay.routes[i]
-		if len(r.pts) < 2 {
-			continue
-		}
-		pts := make([]pt, len(r.pts))
-		for k, p := range r.pts {
-			pts[k] = pt{p.x + ox, p.y + oy}
-		}
-		col := colAccent
-		if r.up {
-			col = colCycle
-		}
-		w := 1.2 + 3.2*math.Sqrt(float64(l.count)/float64(maxCount))
-		head := 7 + w*1.6
-		// Shorten the line at the arrowhead end so its round cap does not
-		// poke through the tip.
-		var tip pt
-		var dir float64
-		if r.up {
-			tip, dir = pts[0], -1
-			pts[0].y += head * 0.8
-		} else {
-			tip, dir = pts[len(pts)-1], 1
-			pts[len(pts)-1].y -= head * 0.8
-		}
-		// One path per segment keeps each rasterised box small (a long
-		// route's bounding box would span the canvas); the colour is
-		// blended in advance so the overlapping joints do not darken.
-		line := stroke{c: over(withAlpha(col, 170), colBackground), w: w}
-		for k := 1; k < len(pts); k++ {
-			sc.path(routePath(pts[k-1:k+1]), none, line)
-		}
-		sc.path(arrowHead(tip, 0, dir, head), col, stroke{})
-		pills = append(pills, pending{at: tip, up: r.up, label: comma(l.count), col: i})
-	}
-	sort.SliceStable(pills, func(x, y int) bool {
-		if pills[x].at.y != pills[y].at.y {
-			return pills[x].at.y < pills[y].at.y
-		}
-		return pills[x].at.x < pills[y].at.x
-	})
-	for _, p := range pills {
-		col := colAccent
-		if p.up {
-			col = colCycle
-		}
-		w := sc.measure(p.label, 10.5, bold) + 10
-		h := 16.0
-		placed := false
-		for step := 0; step < 4 && !placed; step++ {
-			cy := p.at.y - 20 - float64(step)*18
-			if p.up {
-				cy = p.at.y + 20 + float64(step)*18
-			}
-			r := rect{p.at.x - w/2, cy - h/2, w, h}
-			clash := false
-			for _, q := range labels {
-				if r.overlaps(q) {
-					clash = true
-					break
-				}
-			}
-			if !clash {
-				sc.pill(p.at.x, cy, p.label, 10.5, bold, colPanel, col, withAlpha(col, 120))
-				labels = append(labels, r)
-				placed = true
-			}
-		}
-	}
+	a.drawLinks(lay, ox, oy)
 
 	// Footer: what was left out.
 	bottom := oy + lay.h + 22
@@ -235,11 +142,12 @@ func (a *archDraw) draw(repoName string) {
 	if m.linkKind == "calls" {
 		notes = append(notes, "no imports resolved: arrows count calls")
 	}
-	if len(notes) > 0 {
-		sc.text(margin, bottom+6, strings.Join(notes, "   ·   "), 12, regular, colMuted, start)
-		bottom += 20
+	width := math.Max(ox+lay.w, margin+headW) - margin
+	for _, l := range sc.fonts.wrap(strings.Join(notes, "   ·   "), width, 12, regular, 3) {
+		sc.text(margin, bottom+6, l, 12, regular, colMuted, start)
+		bottom += 18
 	}
-	sc.w = math.Ceil(math.Max(ox+lay.w, margin+headW) + margin)
+	sc.w = math.Ceil(margin + width + margin)
 	sc.h = math.Ceil(bottom + margin - 8)
 }
 

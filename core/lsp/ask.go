@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -229,13 +231,31 @@ func (r *refiner) ask(ctx context.Context, c *candidate) {
 	if len(locs) > 0 {
 		for _, ei := range c.weak {
 			e := r.g.Edges[ei]
-			if !containsInt(targets, e.To) {
+			if !containsInt(targets, e.To) && !stubOf(locs, r.g.Nodes[e.To].Path) {
 				r.mu.Lock()
 				r.stale[edgeKey{e.From, e.To, c.call.Line}] = e.Confidence
 				r.mu.Unlock()
 			}
 		}
 	}
+}
+
+// stubOf reports whether some location is a type stub (.pyi, .d.ts) of
+// the module at path, by file name: servers answer with a library's stub
+// (typeshed's email/message.pyi) rather than its source (message.py)
+// even when the source is in the workspace, so such an answer does not
+// contradict an edge into that module.
+func stubOf(locs []Location, path string) bool {
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	for _, l := range locs {
+		base := filepath.Base(l.Path)
+		for _, ext := range []string{".pyi", ".d.ts", ".d.mts", ".d.cts"} {
+			if strings.HasSuffix(base, ext) && strings.TrimSuffix(base, ext) == stem {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func containsInt(xs []int, x int) bool {

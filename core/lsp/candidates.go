@@ -41,10 +41,13 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 	for _, l := range r.opt.Languages {
 		want[l] = true
 	}
-	r.names = map[string]bool{}
+	r.names, r.classes = map[string]bool{}, map[string]bool{}
 	for _, n := range g.Nodes {
 		if n.Kind != graph.Module {
 			r.names[n.Name] = true
+		}
+		if n.Kind == graph.Class {
+			r.classes[n.Name] = true
 		}
 	}
 	var out []candidate
@@ -149,8 +152,10 @@ func (r *refiner) callee(i int, name string) bool {
 	if n.Name == name {
 		return true
 	}
-	if n.Kind == graph.Func && ctorNames[n.Name] {
-		if p := r.class(i); p >= 0 && r.g.Nodes[p].Name == name {
+	if n.Kind == graph.Func && (ctorNames[n.Name] || r.classes[n.Name]) {
+		// The constructor of that class, or one it inherits (the resolver
+		// binds Sub() to Base.__init__ when Sub defines none).
+		if p := r.class(i); p >= 0 && (r.g.Nodes[p].Name == name || r.classes[name]) {
 			return true
 		}
 	}

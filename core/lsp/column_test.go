@@ -71,3 +71,12 @@ func TestCallPositionNextLines(t *testing.T) {
 		t.Errorf("identAt = %q, want where", got)
 	}
 }
+
+func TestStubOf(t *testing.T) {
+	locs := []Location{{Path: "/x/typeshed/stdlib/email/message.pyi"}, {Path: "/n/node_modules/@types/node/fs.d.ts"}}
+	for path, want := range map[string]bool{"message.py": true, "lib/fs.js": true, "page.py": false, "messages.py": false} {
+		if got := stubOf(locs, path); got != want {
+			t.Errorf("stubOf(%s) = %v, want %v", path, got, want)
+		}
+	}
+}

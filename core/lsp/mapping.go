@@ -38,6 +38,9 @@ func (r *refiner) mapLocations(locs []Location, ctor bool, limit int) (nodes []i
 			continue
 		}
 		if ctor && r.g.Nodes[i].Kind == graph.Class {
+			if r.g.Nodes[i].Lang == "go" {
+				continue // T(x) in Go converts; it calls nothing
+			}
 			i = r.constructor(i)
 		}
 		if !containsInt(nodes, i) && len(nodes) < limit {

@@ -153,6 +153,7 @@ type refiner struct {
 	t0       time.Time
 	sessions map[string]*Session
 	names    map[string]bool // names of the graph's functions and classes
+	classes  map[string]bool // names of the graph's classes
 
 	asked atomic.Int64
 	done  atomic.Int64

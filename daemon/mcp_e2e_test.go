@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image/png"
 	"os"
 	"os/exec"
@@ -203,5 +204,93 @@ func TestRenderViewsAndArtifacts(t *testing.T) {
 	}
 	if r := e.run(bins.ccd, nil, "render", "impact", "Cart.ad", "--root", dir, "-o", filepath.Join(out, "x.png")); r.code == 0 || !strings.Contains(r.stderr, "Cart.add") {
 		t.Errorf("misspelt symbol: %+v", r)
+	}
+}
+
+// tool calls one retrieval tool and returns its text.
+func tool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func TestRetrievalToolsThroughShim(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Shop\n\nA toy shop.\n\n## Pricing\n\nTotals include tax; see pricing.total.\n"), 0o644)
+	cs := mcpSession(t, e, dir)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = true
+	}
+	for _, n := range []string{"canvas", "query", "evidence_pack", "expand", "status", "index", "invalidate"} {
+		if !names[n] {
+			t.Errorf("tools/list lacks %s", n)
+		}
+	}
+	// The pack: ranked handles and guidance.
+	text, isErr := tool(t, cs, "evidence_pack", map[string]any{"pattern": "cart total"})
+	if isErr {
+		t.Fatalf("evidence_pack: %s", text)
+	}
+	var pack struct {
+		Handles []struct {
+			ID       string `json:"id"`
+			FilePath string `json:"file_path"`
+		} `json:"handles"`
+		ExpandSuggestion []string `json:"expand_suggestion"`
+		Guidance         struct {
+			RecommendedAction string `json:"recommended_action"`
+		} `json:"guidance"`
+	}
+	if err := json.Unmarshal([]byte(text), &pack); err != nil || len(pack.Handles) == 0 || pack.Guidance.RecommendedAction == "" {
+		t.Fatalf("evidence_pack answer: %v\n%s", err, text)
+	}
+	// Expand: fresh content under "// <id>".
+	text, isErr = tool(t, cs, "expand", map[string]any{"handle_ids": []string{pack.Handles[0].ID}})
+	if isErr || !strings.Contains(text, "// "+pack.Handles[0].ID) {
+		t.Errorf("expand: %s", text)
+	}
+	// References come from the graph.
+	text, isErr = tool(t, cs, "query", map[string]any{"symbol": "Cart.add", "kind": "reference"})
+	if isErr || !strings.Contains(text, `"ref_handles"`) || !strings.Contains(text, "shop/cli.py") {
+		t.Errorf("references of Cart.add: %s", text)
+	}
+	// Markdown sections are handles.
+	text, _ = tool(t, cs, "query", map[string]any{"section": "Pricing"})
+	if !strings.Contains(text, "README.md") {
+		t.Errorf("section query: %s", text)
+	}
+	// DSL errors say where.
+	text, isErr = tool(t, cs, "query", map[string]any{"query": `(intersect (grep "x") (code`})
+	if !isErr || !strings.Contains(text, "QueryParse") {
+		t.Errorf("bad DSL: %v %s", isErr, text)
+	}
+	// An edit is visible to the next query (the daemon keeps the index fresh).
+	p := filepath.Join(dir, "shop", "pricing.py")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n\ndef loyalty_bonus(cart):\n    return 0\n")...), 0o644)
+	waitFor(t, "new function searchable", 15*time.Second, func() bool {
+		text, _ := tool(t, cs, "query", map[string]any{"symbol": "loyalty_bonus"})
+		return strings.Contains(text, "shop/pricing.py")
+	})
+	text, isErr = tool(t, cs, "status", nil)
+	if isErr || !strings.Contains(text, "files_indexed") {
+		t.Errorf("status: %s", text)
 	}
 }

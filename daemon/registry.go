@@ -60,7 +60,8 @@ type workspace struct {
 	// still diff the edit (guarded by upd).
 	recent map[string]recentChange
 
-	board boardState // the evidence board, loaded on first use
+	board  boardState  // the evidence board, loaded on first use
+	search searchState // the retrieval index, created on first use
 }
 
 // recentChange is the graph before an update that changed a file.

@@ -276,6 +276,9 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
 	}
 	go r.persist(ws)
+	if changed {
+		go r.syncSearch(ws, res, next)
+	}
 	return res, next, nil
 }
 

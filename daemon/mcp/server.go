@@ -69,6 +69,9 @@ func NewServer(h Host, opts ...Option) *sdk.Server {
 		InputSchema: inputSchema(),
 		Annotations: &sdk.ToolAnnotations{Title: "Code canvas", DestructiveHint: &no, OpenWorldHint: &no},
 	}, c.handle)
+	if sh, ok := h.(SearchHost); ok {
+		addRetrievalTools(srv, sh, c)
+	}
 	return srv
 }
 

@@ -1,10 +1,25 @@
-// Package render draws ccd's pictures: the architecture map of a workspace,
-// the impact view of one symbol and the evidence board. Every picture is
-// laid out once into a scene of shapes, texts and images; SVG serialises
-// that scene (with <text> elements and arrowheads as paths, complete for
-// browsers) and PNG rasterises its shapes with oksvg/rasterx, then draws the
-// texts with the embedded Go fonts. Both are deterministic: the same input
-// gives the same bytes.
+// Package render draws ccd's pictures: the architecture map of a workspace
+// (Architecture), the blast radius of one symbol (Impact) and the evidence
+// board (Board). Each returns a laid-out *Picture:
+//
+//	p := render.Architecture(g, "myrepo", render.Options{Scale: 2})
+//	svg := p.SVG()      // standalone SVG with <text>, fonts and arrowheads as paths
+//	png, err := p.PNG() // the same picture rasterised, p.Size() pixels
+//
+// A view is laid out once into a scene of shapes, images and texts. SVG
+// serialises the scene; PNG rasterises its shapes with oksvg/rasterx from
+// the same SVG (minus what oksvg cannot draw), through a scanner that only
+// touches each path's bounding box, then draws images and texts with the
+// embedded Go fonts, and encodes with a parallel, deterministic encoder.
+// The same input gives the same bytes, however many cores encode them.
+//
+// Large inputs are summarised rather than drawn in full: at most 24
+// districts, a few modules each, the strongest links between them, at most
+// 8 boxes a side in an impact view, the latest items of a board, and a
+// "+N more" wherever something is left out. Empty or invalid input draws a
+// picture that says so. The example pictures in docs/ are written by
+//
+//	go test ./core/render -run TestExamples -examples ../../docs
 package render
 
 import (

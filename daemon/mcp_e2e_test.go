@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 // mcpSession connects a real go-sdk client to the real ccd-mcp binary
@@ -292,5 +294,39 @@ func TestRetrievalToolsThroughShim(t *testing.T) {
 	text, isErr = tool(t, cs, "status", nil)
 	if isErr || !strings.Contains(text, "files_indexed") {
 		t.Errorf("status: %s", text)
+	}
+}
+
+func TestRetrievalCLIAndHTTP(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	r := e.run(bins.ccd, nil, "pack", "--root", dir, "cart", "total")
+	if r.code != 0 || !strings.Contains(r.stdout, "guidance:") || !strings.Contains(r.stdout, "score 1.00") {
+		t.Fatalf("ccd pack: %+v", r)
+	}
+	id := strings.Fields(r.stdout)[0]
+	r = e.run(bins.ccd, nil, "expand", "--root", dir, id)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "// "+id+"\n") {
+		t.Errorf("ccd expand %s: %+v", id, r)
+	}
+	r = e.run(bins.ccd, nil, "query", "--root", dir, "--symbol", "Cart.add", "--kind", "reference", "--json")
+	var res struct {
+		Handles    []json.RawMessage `json:"handles"`
+		RefHandles []json.RawMessage `json:"ref_handles"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &res) != nil || len(res.Handles) == 0 || len(res.RefHandles) == 0 {
+		t.Errorf("ccd query --json: %+v", r)
+	}
+	r = e.run(bins.ccd, nil, "query", "--root", dir, "--dsl", `(union (grep "a")`)
+	if r.code == 0 || !strings.Contains(r.stderr, "^") {
+		t.Errorf("bad DSL: %+v", r)
+	}
+	if r = e.run(bins.ccd, nil, "query", "--root", dir); r.code != 2 {
+		t.Errorf("query without a pattern: %+v", r)
+	}
+	// The status endpoint over plain HTTP.
+	resp, err := wire.Call(context.Background(), filepath.Join(e.home, "ccd.sock"), "GET", "/v1/search/status?root="+dir, nil)
+	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Body), "files_indexed") {
+		t.Errorf("GET /v1/search/status: %v %+v", err, resp)
 	}
 }

@@ -33,6 +33,8 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /v1/symbols", d.handleSymbols)
 	mux.HandleFunc("GET /v1/export", d.handleExport)
 	mux.HandleFunc("GET /v1/render", d.handleRender)
+	mux.HandleFunc("POST /v1/search/{op}", d.handleSearch)
+	mux.HandleFunc("GET /v1/search/{op}", d.handleSearch)
 	mux.HandleFunc("POST /v1/hook", d.handleHook)
 	mux.HandleFunc("GET /v1/mcp", d.handleMCP)
 	mux.HandleFunc("POST /v1/stop", d.handleStop)
@@ -93,6 +95,10 @@ func fail(w http.ResponseWriter, err error) {
 		writeErr(w, http.StatusUnprocessableEntity, "bad_root", re.msg, re.hint)
 	case errors.As(err, &nf):
 		writeErr(w, http.StatusNotFound, "symbol_not_found", nf.Message(), nf.Hint())
+	case errors.Is(err, mcp.ErrIndexing):
+		writeErr(w, http.StatusServiceUnavailable, "indexing", err.Error(), "retry in a moment; the workspace is being indexed")
+	case errors.Is(err, mcp.ErrNotInitialized):
+		writeErr(w, http.StatusNotFound, "not_initialized", err.Error(), "run `ccd init DIR` (POST /v1/workspaces) first")
 	case errors.Is(err, errNoWorkspace):
 		writeErr(w, http.StatusNotFound, "not_initialized", err.Error(),
 			"run `ccd init DIR` (POST /v1/workspaces) first, or pass auto=1 to index it now")

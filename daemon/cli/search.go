@@ -19,7 +19,7 @@ import (
 // searchFlags are the query parameters shared by query and pack.
 type searchFlags struct {
 	root, symbol, section, parent, kind, glob, match, dsl, session string
-	asJSON                                                       bool
+	asJSON                                                         bool
 }
 
 func (s *searchFlags) register(fs *flag.FlagSet) {

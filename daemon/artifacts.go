@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/render"
@@ -40,6 +41,40 @@ func writeArtifact(root, file string, data []byte) error {
 	return writeAtomic(filepath.Join(dir, file), data)
 }
 
+// mirrorDirs returns the directories w's artifacts are copied to.
+func (w *workspace) mirrorDirs() []string {
+	w.mirrorMu.Lock()
+	defer w.mirrorMu.Unlock()
+	var out []string
+	for d := range w.mirrors {
+		out = append(out, filepath.Join(d, "codecanvas"))
+	}
+	return out
+}
+
+// mirror copies one artifact (a file under .codecanvas/) to the mirrors.
+func (w *workspace) mirror(file string, data []byte) {
+	for _, d := range w.mirrorDirs() {
+		if os.MkdirAll(d, 0o755) == nil {
+			writeAtomic(filepath.Join(d, file), data)
+		}
+	}
+}
+
+// mirrorAll copies every picture and state.json to the mirrors.
+func (w *workspace) mirrorAll() {
+	dir := filepath.Join(w.root, store.Dir)
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasSuffix(n, ".png") || n == "state.json" {
+			if data, err := os.ReadFile(filepath.Join(dir, n)); err == nil {
+				w.mirror(n, data)
+			}
+		}
+	}
+}
+
 // saveArtifact renders a view as PNG into .codecanvas/ in the background
 // of an answer (init, impact); failures are logged, never returned.
 func (r *registry) saveArtifact(ws *workspace, g *graph.Graph, view string, node, depth int) {
@@ -47,7 +82,9 @@ func (r *registry) saveArtifact(ws *workspace, g *graph.Graph, view string, node
 	if err == nil {
 		var data []byte
 		if data, err = pic.PNG(); err == nil {
-			err = writeArtifact(ws.root, file, data)
+			if err = writeArtifact(ws.root, file, data); err == nil {
+				ws.mirror(file, data)
+			}
 		}
 	}
 	if err != nil {
@@ -130,6 +167,8 @@ func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
 	if scale == 1 {
 		if err := writeArtifact(ws.root, file, data); err != nil {
 			d.log.Warn("artifact", "root", ws.root, "file", file, "err", err)
+		} else {
+			ws.mirror(file, data)
 		}
 	}
 	w.Header().Set("Content-Type", "image/png")

@@ -207,3 +207,39 @@ func hasSource(root string, cfg config.Config) bool {
 	})
 	return found
 }
+
+// SaveImpact writes the impact view of node id under .codecanvas/ in the
+// background (seed 002: a meaningful read leaves an impact picture).
+func (h hookHost) SaveImpact(root, id string) {
+	w := h.r.find(root)
+	if w == nil {
+		return
+	}
+	res, _ := w.snapshot()
+	if res == nil {
+		return
+	}
+	if i, ok := res.Graph.Index(id); ok {
+		go h.r.saveArtifact(w, res.Graph, "impact", i, 3)
+	}
+}
+
+// Mirror records that root's artifacts are also copied to
+// configDir/codecanvas/ (CLAUDE_CONFIG_DIR, whose session directory
+// outlives a throw-away workspace), and copies what exists now.
+func (h hookHost) Mirror(root, configDir string) {
+	w := h.r.find(root)
+	if w == nil || configDir == "" {
+		return
+	}
+	w.mirrorMu.Lock()
+	known := w.mirrors[configDir]
+	if w.mirrors == nil {
+		w.mirrors = map[string]bool{}
+	}
+	w.mirrors[configDir] = true
+	w.mirrorMu.Unlock()
+	if !known {
+		go w.mirrorAll()
+	}
+}

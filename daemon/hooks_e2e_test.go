@@ -317,3 +317,30 @@ func TestHookParallel(t *testing.T) {
 		t.Errorf("%d daemons", n)
 	}
 }
+
+// TestHookMirrorsToClaudeConfigDir: with CLAUDE_CONFIG_DIR set, the
+// decision log and the artifacts are copied under $CLAUDE_CONFIG_DIR/codecanvas/.
+func TestHookMirrorsToClaudeConfigDir(t *testing.T) {
+	cfg := t.TempDir()
+	e := newEnv(t, "CLAUDE_CONFIG_DIR="+cfg)
+	dir := fixture(t, "python")
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	ev := fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"m","cwd":%q,"tool_name":"Read","tool_input":{"file_path":%q}}`,
+		dir, filepath.Join(dir, "shop", "models.py"))
+	if r := e.run(bins.hook, []byte(ev)); r.code != 0 || !strings.Contains(r.stdout, "[ccd impact]") {
+		t.Fatalf("read card: %+v", r)
+	}
+	mirror := filepath.Join(cfg, "codecanvas")
+	waitFor(t, "mirrored artifacts", 15*time.Second, func() bool {
+		impacts, _ := filepath.Glob(filepath.Join(mirror, "impact_*.png"))
+		_, errA := os.Stat(filepath.Join(mirror, "architecture.png"))
+		_, errL := os.Stat(filepath.Join(mirror, "hook_debug.jsonl"))
+		return len(impacts) > 0 && errA == nil && errL == nil
+	})
+	if m, _ := filepath.Glob(filepath.Join(dir, ".codecanvas", "impact_*.png")); len(m) == 0 {
+		t.Error("the read left no impact picture in .codecanvas/")
+	}
+}

@@ -191,6 +191,8 @@ func (w *workspace) saveBoard(b *board.Board) error {
 		errs = append(errs, err)
 	} else if err := writeAtomic(filepath.Join(dir, "state.json"), st.Bytes()); err != nil {
 		errs = append(errs, err)
+	} else {
+		w.mirror("state.json", st.Bytes())
 	}
 	return errors.Join(errs...)
 }
@@ -239,7 +241,10 @@ func (h mcpHost) Picture(ctx context.Context, root string, req mcp.PictureReques
 	}
 	dir := filepath.Join(w.root, store.Dir)
 	if err := os.MkdirAll(dir, 0o755); err == nil {
-		if err := writeAtomic(filepath.Join(dir, file), data); err == nil && req.Evidence != "" {
+		if err := writeAtomic(filepath.Join(dir, file), data); err == nil {
+			w.mirror(file, data)
+		}
+		if req.Evidence != "" {
 			if b, err := w.loadBoard(); err == nil {
 				b.SetImage(req.Evidence, file)
 			}

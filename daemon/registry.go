@@ -62,6 +62,9 @@ type workspace struct {
 
 	board  boardState  // the evidence board, loaded on first use
 	search searchState // the retrieval index, created on first use
+
+	mirrorMu sync.Mutex
+	mirrors  map[string]bool // CLAUDE_CONFIG_DIRs that get copies of the artifacts
 }
 
 // recentChange is the graph before an update that changed a file.

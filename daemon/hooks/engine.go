@@ -40,6 +40,12 @@ type Host interface {
 	Board(root string) BoardInfo
 	// SnapshotBoard persists root's board now (before a compaction).
 	SnapshotBoard(root string)
+	// SaveImpact writes the impact view of node id as an artifact, in the
+	// background.
+	SaveImpact(root, id string)
+	// Mirror asks for root's artifacts to be copied to
+	// configDir/codecanvas/ too (CLAUDE_CONFIG_DIR of the session).
+	Mirror(root, configDir string)
 }
 
 // View is a workspace as the engine sees it.
@@ -149,6 +155,9 @@ func (e *Engine) Handle(ctx context.Context, body []byte, env Env) ([]byte, erro
 		if !e.admit(ev, &out) {
 			out.text = ""
 		}
+	}
+	if ev.ConfigDir != "" && out.root != "" {
+		e.host.Mirror(out.root, ev.ConfigDir)
 	}
 	d := Decision{Time: stamp(t0), Event: ev.Name, Tool: ev.Tool, Session: ev.SessionID, Agent: ev.AgentID,
 		Root: out.root, Action: "none", Reason: out.reason, MS: ms(e.now().Sub(t0))}

@@ -44,9 +44,11 @@ func (h *indexHost) Apply(root string, paths []string) (*graph.Graph, *graph.Gra
 	h.res = next
 	return before, next.Graph, nil
 }
-func (h *indexHost) Rescan(string)             {}
-func (h *indexHost) Board(string) BoardInfo    { return BoardInfo{} }
-func (h *indexHost) SnapshotBoard(root string) {}
+func (h *indexHost) Rescan(string)              {}
+func (h *indexHost) Board(string) BoardInfo     { return BoardInfo{} }
+func (h *indexHost) SnapshotBoard(root string)  {}
+func (h *indexHost) SaveImpact(root, id string) {}
+func (h *indexHost) Mirror(root, dir string)    {}
 
 func shopRepo(t *testing.T) *indexHost {
 	t.Helper()

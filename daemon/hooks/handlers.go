@@ -282,6 +282,7 @@ func (e *Engine) afterRead(ev *Event) outcome {
 	}
 	out.kind, out.text, out.exempt = "impact", text, false
 	out.cool = root + "|" + r + "|" + g.Nodes[best].ID
+	e.host.SaveImpact(root, g.Nodes[best].ID)
 	return out
 }
 

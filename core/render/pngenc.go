@@ -62,6 +62,7 @@ func encodePNG(w io.Writer, img *image.RGBA) error {
 		go func() {
 			defer wg.Done()
 			enc := newBandEncoder(width, bpp)
+			defer enc.release()
 			for i := range next {
 				y0 := b.Min.Y + i*bandRows
 				y1 := min(y0+bandRows, b.Max.Y)
@@ -125,8 +126,22 @@ func newBandEncoder(width, bpp int) *bandEncoder {
 	e := &bandEncoder{bpp: bpp, rowLen: n, cur: make([]byte, n), prev: make([]byte, n),
 		up: make([]byte, 1+n), sub: make([]byte, 1+n), zeroes: make([]byte, n)}
 	e.up[0], e.sub[0] = 2, 1
-	e.fw, _ = flate.NewWriter(io.Discard, flate.BestSpeed) // BestSpeed is a valid level
+	if fw, ok := flatePool.Get().(*flate.Writer); ok {
+		e.fw = fw
+	} else {
+		e.fw, _ = flate.NewWriter(io.Discard, flate.BestSpeed) // BestSpeed is a valid level
+	}
 	return e
+}
+
+// flatePool recycles compressors: each holds hundreds of kilobytes of
+// tables, too much garbage to make per band.
+var flatePool sync.Pool
+
+func (e *bandEncoder) release() {
+	e.fw.Reset(io.Discard)
+	flatePool.Put(e.fw)
+	e.fw = nil
 }
 
 // row copies image row y into dst as RGB or RGBA bytes.

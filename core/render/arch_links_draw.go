@@ -21,7 +21,7 @@ func (a *archDraw) drawLinks(lay lresult, ox, oy float64) {
 		labels = append(labels, rect{b.x + ox, b.y + oy, b.w, b.h})
 	}
 	type pending struct {
-		at    pt
+		route []pt // top to bottom
 		up    bool
 		label string
 	}
@@ -41,6 +41,7 @@ func (a *archDraw) drawLinks(lay lresult, ox, oy float64) {
 		for k, p := range r.pts {
 			pts[k] = pt{p.x + ox, p.y + oy}
 		}
+		route := append([]pt(nil), pts...)
 		col := colAccent
 		if r.up {
 			col = colCycle
@@ -66,13 +67,20 @@ func (a *archDraw) drawLinks(lay lresult, ox, oy float64) {
 			sc.path(routePath(pts[k-1:k+1]), none, line)
 		}
 		sc.path(arrowHead(tip, 0, dir, head), col, stroke{})
-		pills = append(pills, pending{at: tip, up: r.up, label: comma(l.count)})
+		pills = append(pills, pending{route: route, up: r.up, label: comma(l.count)})
+	}
+	head := func(p pending) pt {
+		if p.up {
+			return p.route[0]
+		}
+		return p.route[len(p.route)-1]
 	}
 	sort.SliceStable(pills, func(x, y int) bool {
-		if pills[x].at.y != pills[y].at.y {
-			return pills[x].at.y < pills[y].at.y
+		hx, hy := head(pills[x]), head(pills[y])
+		if hx.y != hy.y {
+			return hx.y < hy.y
 		}
-		return pills[x].at.x < pills[y].at.x
+		return hx.x < hy.x
 	})
 	for _, p := range pills {
 		col := colAccent
@@ -81,13 +89,26 @@ func (a *archDraw) drawLinks(lay lresult, ox, oy float64) {
 		}
 		w := sc.measure(p.label, 10.5, bold) + 10
 		h := 16.0
-		placed := false
-		for step := 0; step < 4 && !placed; step++ {
-			cy := p.at.y - 20 - float64(step)*18
+		// Candidate places along the route: near the arrowhead first,
+		// then near the tail.
+		first, last := p.route[:2], p.route[len(p.route)-2:]
+		var cands []pt
+		for step := 0.0; step < 4; step++ {
 			if p.up {
-				cy = p.at.y + 20 + float64(step)*18
+				cands = append(cands, onSegment(first, first[0].y+20+step*18))
+			} else {
+				cands = append(cands, onSegment(last, last[1].y-20-step*18))
 			}
-			r := rect{p.at.x - w/2, cy - h/2, w, h}
+		}
+		for step := 0.0; step < 3; step++ {
+			if p.up {
+				cands = append(cands, onSegment(last, last[1].y-20-step*18))
+			} else {
+				cands = append(cands, onSegment(first, first[0].y+20+step*18))
+			}
+		}
+		for _, c := range cands {
+			r := rect{c.x - w/2, c.y - h/2, w, h}
 			clash := false
 			for _, q := range labels {
 				if r.overlaps(q) {
@@ -96,11 +117,38 @@ func (a *archDraw) drawLinks(lay lresult, ox, oy float64) {
 				}
 			}
 			if !clash {
-				sc.pill(p.at.x, cy, p.label, 10.5, bold, colPanel, col, withAlpha(col, 120))
+				sc.pill(c.x, c.y, p.label, 10.5, bold, colPanel, col, withAlpha(col, 120))
 				labels = append(labels, r)
-				placed = true
+				break
 			}
 		}
 	}
+}
 
+// onSegment returns the point at height y on the route segment from
+// seg[0] down to seg[1], drawn as routePath draws it (a cubic with
+// vertical tangents); y is clamped to the segment.
+func onSegment(seg []pt, y float64) pt {
+	a, b := seg[0], seg[1]
+	y = math.Max(a.y, math.Min(b.y, y))
+	if math.Abs(a.x-b.x) < 0.5 || b.y-a.y < 1e-9 {
+		return pt{a.x, y}
+	}
+	my := (a.y + b.y) / 2
+	at := func(t float64) (float64, float64) {
+		u := 1 - t
+		return u*u*u*a.x + 3*u*u*t*a.x + 3*u*t*t*b.x + t*t*t*b.x,
+			u*u*u*a.y + 3*u*u*t*my + 3*u*t*t*my + t*t*t*b.y
+	}
+	lo, hi := 0.0, 1.0 // y grows with t
+	for i := 0; i < 30; i++ {
+		mid := (lo + hi) / 2
+		if _, ym := at(mid); ym < y {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	x, _ := at((lo + hi) / 2)
+	return pt{x, y}
 }

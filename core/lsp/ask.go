@@ -137,15 +137,22 @@ feed:
 }
 
 // askBatch asks about one file's candidates with the file open.
+// A file whose requests fail this many times in a row is given up (gopls
+// refuses files excluded by build constraints: "no package metadata").
+const maxFileFailures = 3
+
 func (r *refiner) askBatch(ctx context.Context, b *batch) {
 	s := r.sessions[b.cands[0].lang]
 	r.acquire(s, b.path)
 	defer r.release(s, b.path)
+	failures := 0
 	for _, c := range b.cands {
-		if ctx.Err() != nil || r.asked.Load() >= int64(r.opt.MaxRequests) {
+		if ctx.Err() != nil || r.asked.Load() >= int64(r.opt.MaxRequests) || failures >= maxFileFailures {
 			r.count(&r.stats.Skipped)
+		} else if r.ask(ctx, c) {
+			failures++
 		} else {
-			r.ask(ctx, c)
+			failures = 0
 		}
 		r.progress()
 	}
@@ -193,27 +200,27 @@ func (r *refiner) count(field *int) {
 	r.mu.Unlock()
 }
 
-// ask handles one candidate.
-func (r *refiner) ask(ctx context.Context, c *candidate) {
+// ask handles one candidate; failed reports a request that failed.
+func (r *refiner) ask(ctx context.Context, c *candidate) (failed bool) {
 	s := r.sessions[c.lang]
 	if c.tier == tierDispatch {
 		r.addDispatch(ctx, c.caller, c.target, c.call.Line)
-		return
+		return false
 	}
 	ls, err := r.lines(c.file.Path)
 	if err != nil {
 		r.count(&r.stats.Skipped)
-		return
+		return true
 	}
 	pos, ok := callPosition(ls, c.call.Line, c.call.Name, c.call.Recv)
 	if !ok || !r.reserve() {
 		r.count(&r.stats.Skipped)
-		return
+		return false
 	}
 	locs, err := s.Definition(ctx, c.file.Path, pos)
 	r.answered(err)
 	if err != nil {
-		return
+		return true
 	}
 	targets, external := r.mapLocations(locs, true, maxTargets)
 	switch {
@@ -238,6 +245,7 @@ func (r *refiner) ask(ctx context.Context, c *candidate) {
 			}
 		}
 	}
+	return false
 }
 
 // stubOf reports whether some location is a type stub (.pyi, .d.ts) of

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,11 +101,15 @@ func lineOf(b *testing.B, path, s string) int {
 func BenchmarkRefineCorpus(b *testing.B) {
 	cases := []struct{ name, lang, root string }{
 		{"gopls-net-http", "go", filepath.Join(runtime.GOROOT(), "src", "net", "http")},
+		// The standard library: pyright answers with typeshed's stubs for
+		// it, so most answers point outside the workspace.
 		{"pyright-email", "python", "/usr/lib/python3.11/email"},
+		// A third-party package, when the machine's Python has it.
+		{"pyright-jinja2", "python", pythonPackageDir("jinja2")},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			if _, err := os.Stat(tc.root); err != nil {
+			if _, err := os.Stat(tc.root); tc.root == "" || err != nil {
 				b.Skipf("no corpus: %v", err)
 			}
 			res, err := index.Build(tc.root, config.Default())
@@ -129,6 +135,8 @@ func BenchmarkRefineCorpus(b *testing.B) {
 				b.ReportMetric(float64(s.Asked), "asked")
 				b.ReportMetric(float64(s.Failed), "failed")
 				b.ReportMetric(float64(s.External), "external")
+				b.ReportMetric(float64(s.Library), "library")
+				b.ReportMetric(float64(s.Dispatch), "dispatch")
 				b.ReportMetric(float64(s.Added), "added")
 				b.ReportMetric(float64(s.Upgraded), "upgraded")
 				b.ReportMetric(float64(s.Stale), "stale")
@@ -139,4 +147,14 @@ func BenchmarkRefineCorpus(b *testing.B) {
 			}
 		})
 	}
+}
+
+// pythonPackageDir returns the directory of an installed Python package,
+// or "".
+func pythonPackageDir(pkg string) string {
+	out, err := exec.Command("python3", "-c", "import os, "+pkg+"; print(os.path.dirname("+pkg+".__file__))").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

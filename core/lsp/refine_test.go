@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 )
@@ -62,5 +63,69 @@ func TestRefineFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRefineLimits checks the request cap, progress reports, a cancelled
+// context and refining a subset of the files.
+func TestRefineLimits(t *testing.T) {
+	dir, _ := extract(t, "../../testdata/lsp/python.txtar")
+	res, err := index.Build(dir, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Options{})
+	defer m.Close()
+	_, err = m.Session("python", dir)
+	needServer(t, err)
+
+	t.Run("max requests", func(t *testing.T) {
+		var last, total, calls int
+		ref, err := Refine(context.Background(), m, dir, res.Graph, res.Files, RefineOptions{MaxRequests: 2,
+			Progress: func(d, n int) { last, total = d, n; calls++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := ref.Stats
+		if st.Asked != 2 || st.Skipped != st.Candidates-2 || st.Candidates < 4 {
+			t.Errorf("stats %+v: want 2 asked and the rest skipped", st)
+		}
+		if calls == 0 || last != total || total != st.Candidates {
+			t.Errorf("progress ended at %d/%d after %d calls; want %d/%d", last, total, calls, st.Candidates, st.Candidates)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		ref, err := Refine(ctx, m, dir, res.Graph, res.Files, RefineOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ref.Edges) != 0 || ref.Stats.Asked != 0 || ref.Stats.Skipped != ref.Stats.Candidates {
+			t.Errorf("a cancelled refinement did work: %+v", ref.Stats)
+		}
+	})
+	t.Run("one file", func(t *testing.T) {
+		var app []*facts.File
+		for _, f := range res.Files {
+			if f.Path == "app.py" {
+				app = append(app, f)
+			}
+		}
+		ref, err := Refine(context.Background(), m, dir, res.Graph, app, RefineOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ref.Edges) == 0 {
+			t.Fatalf("no edges from app.py: %+v", ref.Stats)
+		}
+		for _, e := range ref.Edges {
+			if !strings.HasPrefix(e.From, "app.py") {
+				t.Errorf("edge from another file: %+v", e)
+			}
+		}
+	})
+	if st := m.Status(); len(st) != 1 || st[0].OpenDocs != 0 {
+		t.Errorf("documents left open after refining: %+v", st)
 	}
 }

@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -167,5 +169,57 @@ func TestDocumentSymbols(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDocumentSync checks that the server answers about the text ccd
+// gives it (didOpen, didChange), not the file on disk, until the
+// document is closed.
+func TestDocumentSync(t *testing.T) {
+	dir, p := tsFixture(t)
+	m := NewManager(Options{})
+	defer m.Close()
+	s, err := m.Session("typescript", dir)
+	needServer(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	orig, err := os.ReadFile(filepath.Join(dir, "src/main.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(orig), "const n = sum(1, 2);", "const n = neg(1, 2);", 1)
+	edited = strings.Replace(edited, "import {", "import { neg } from \"./impl/ops\";\nimport {", 1)
+	// The call moved one line down; sum's column is neg's.
+	at := pos(p.Line+1, p.Character)
+	defFile := func() string {
+		locs, err := s.Definition(ctx, "src/main.ts", at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(locs) != 1 {
+			return fmt.Sprint(locs)
+		}
+		return filepath.Base(locs[0].Path)
+	}
+	if err := s.Open(ctx, "src/main.ts", edited); err != nil {
+		t.Fatal(err)
+	}
+	if got := defFile(); got != "ops.ts" {
+		t.Errorf("after didOpen of the edited text: definition in %s, want ops.ts", got)
+	}
+	if err := s.Change(ctx, "src/main.ts", strings.Replace(edited, "neg(1, 2)", "sum(1, 2)", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := defFile(); got != "math.ts" {
+		t.Errorf("after didChange: definition in %s, want math.ts", got)
+	}
+	if err := s.CloseDocument(ctx, "src/main.ts"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Status().OpenDocs; n != 0 {
+		t.Errorf("%d documents open after didClose", n)
+	}
+	if err := s.FilesChanged(ctx, []string{"src/main.ts", "src/gone.ts"}); err != nil {
+		t.Errorf("FilesChanged: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +109,8 @@ func BenchmarkUpdateOneFile(b *testing.B) {
 // writes) after one edit of one file, in a copy of each corpus
 // (CCD_BENCH_ROOT replaces them; CCD_BENCH_FILE picks the file, relative
 // to the root). "body" adds a call inside a function body, "surface"
-// appends a new function. It reports the median and the 99th percentile.
+// appends a new function. It reports the median and the 99th percentile;
+// CCD_BENCH_PAUSE_MS spaces the edits out.
 func BenchmarkEditOneFile(b *testing.B) {
 	roots := corpora(b)
 	if r := os.Getenv("CCD_BENCH_ROOT"); r != "" {
@@ -154,8 +156,12 @@ func editLoop(b *testing.B, res *Result, root, rel, kind string) *Result {
 	var took, parse, resolveT []time.Duration
 	modes := map[string]int{}
 	b.ResetTimer()
+	pause, _ := strconv.Atoi(os.Getenv("CCD_BENCH_PAUSE_MS"))
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
+		// Edits come seconds apart in practice: a pause lets a collection
+		// started by the last update finish, as it would between saves.
+		time.Sleep(time.Duration(pause) * time.Millisecond)
 		text := string(orig)
 		switch {
 		case kind == "surface" && py:

@@ -145,6 +145,8 @@ type fileInfo struct {
 
 	// mention: the names resolving this file may look up (see mentions).
 	mention []uint64
+	// surf caches the file's surface entries (see surfaceOf).
+	surf []surfEntry
 
 	// Filled by bindImports.
 	binds   map[string]*binding

@@ -103,7 +103,7 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 			t0 = time.Now()
 		}
 	}
-	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}, surf: map[*fileInfo][]surfEntry{}}
+	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}}
 	u.classify(changed, removed)
 	if !u.structural && len(u.mods) == 0 {
 		return g, Stats{Mode: "files"}
@@ -161,6 +161,7 @@ type update struct {
 type mod struct {
 	fi       *fileInfo
 	old, cur *facts.File
+	surf     []surfEntry // of cur
 }
 
 func (u *update) addNames(ns ...string) {
@@ -202,11 +203,12 @@ func (u *update) classify(changed []*facts.File, removed []string) {
 			u.addNames(structuralNames(fi.f)...)
 			u.addNames(structuralNames(f)...)
 		}
-		global, local, wide := surfaceDiff(surfaceOf(fi.f), surfaceOf(f))
+		cur := surfaceOf(f)
+		global, local, wide := surfaceDiff(fi.surface(), cur)
 		u.wide = u.wide || wide
 		u.addNames(global...)
 		u.local[fi] = local
-		u.mods = append(u.mods, mod{fi: fi, old: fi.f, cur: f})
+		u.mods = append(u.mods, mod{fi: fi, old: fi.f, cur: f, surf: cur})
 	}
 	for _, p := range removed {
 		if seen[p] {
@@ -236,6 +238,7 @@ func (u *update) apply() {
 	for _, m := range u.mods {
 		r.dropDefs(m.fi, m.old)
 		m.fi.reset(m.cur)
+		m.fi.surf = m.surf
 		r.insertDefs(m.fi)
 		m.fi.mention = mentions(m.cur)
 		u.D[m.fi] = true
@@ -259,11 +262,9 @@ func (u *update) apply() {
 		r.indexFiles()
 		return
 	}
-	done := map[string]bool{}
 	for _, m := range u.mods {
-		if key := m.fi.pkgKey(); key != "" && !done[key] {
-			done[key] = true
-			r.indexPackage(key)
+		if key := m.fi.pkgKey(); key != "" {
+			r.updatePackage(key, m.fi, m.old)
 		}
 	}
 }
@@ -378,11 +379,7 @@ func (u *update) close() {
 // propagate marks the keys of fi's entries that refer to a changed name
 // (global, or local to fi) as changed; it reports whether names were added.
 func (u *update) propagate(fi *fileInfo) bool {
-	es, ok := u.surf[fi]
-	if !ok {
-		es = surfaceOf(fi.f)
-		u.surf[fi] = es
-	}
+	es := fi.surface()
 	local := map[string]bool{}
 	for _, n := range u.local[fi] {
 		local[n] = true

@@ -32,6 +32,14 @@ type surfEntry struct {
 	refers []string
 }
 
+// surface returns fi's surface entries, computing them on first use.
+func (fi *fileInfo) surface() []surfEntry {
+	if fi.surf == nil {
+		fi.surf = surfaceOf(fi.f)
+	}
+	return fi.surf
+}
+
 // surfaceOf lists a file's surface entries. wide is set when the file has
 // wildcard imports (they make any name of another module visible here).
 func surfaceOf(f *facts.File) []surfEntry {

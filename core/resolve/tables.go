@@ -1,7 +1,9 @@
 package resolve
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
 )
@@ -101,4 +103,78 @@ func (r *resolver) listIndex(p string) (int, bool) {
 func (r *resolver) rebind(fi *fileInfo) {
 	fi.binds, fi.stars, fi.imports = map[string]*binding{}, nil, nil
 	r.bindImports(fi)
+}
+
+// updatePackage brings a package's merged tables up to date after fi's
+// facts changed from old (fi is in the package, before and after).
+func (r *resolver) updatePackage(key string, fi *fileInfo, old *facts.File) {
+	all, lib, vals := r.pkgTop[key], r.pkgTopLib[key], r.pkgValues[key]
+	if all == nil || lib == nil || vals == nil {
+		r.indexPackage(key)
+		return
+	}
+	fis := r.pkgs[key]
+	test := strings.HasSuffix(fi.f.Path, "_test.go")
+	fix := func(m map[string]defRef, name string, tests bool) {
+		cur, ok := m[name]
+		if ok && cur.fi != fi && cur.fi.f.Path < fi.f.Path {
+			return // an earlier file wins
+		}
+		if ks := fi.top[name]; len(ks) > 0 {
+			m[name] = defRef{fi, ks[0]}
+			return
+		}
+		if ok && cur.fi != fi {
+			return // a later file won and still does
+		}
+		delete(m, name)
+		for _, o := range fis {
+			if (tests || !strings.HasSuffix(o.f.Path, "_test.go")) && len(o.top[name]) > 0 {
+				m[name] = defRef{o, o.top[name][0]}
+				return
+			}
+		}
+	}
+	names := map[string]bool{}
+	for i := range old.Defs {
+		if d := &old.Defs[i]; d.Parent < 0 && d.Owner == "" {
+			names[d.Name] = true
+		}
+	}
+	for name := range fi.top {
+		names[name] = true
+	}
+	for name := range names {
+		fix(all, name, true)
+		if !test {
+			fix(lib, name, false)
+		}
+	}
+	if test {
+		return
+	}
+	has := make(map[string]bool, len(fi.f.Values))
+	for _, v := range fi.f.Values {
+		has[v] = true
+	}
+	for _, v := range append(append([]string(nil), old.Values...), fi.f.Values...) {
+		cur := vals[v]
+		if cur != nil && cur != fi && cur.f.Path < fi.f.Path {
+			continue
+		}
+		if has[v] {
+			vals[v] = fi
+			continue
+		}
+		if cur != nil && cur != fi {
+			continue
+		}
+		delete(vals, v)
+		for _, o := range fis {
+			if !strings.HasSuffix(o.f.Path, "_test.go") && slices.Contains(o.f.Values, v) {
+				vals[v] = o
+				break
+			}
+		}
+	}
 }

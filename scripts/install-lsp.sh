@@ -9,13 +9,13 @@
 #                         `tsc --lsp --stdio`); when 7 is not installable,
 #                         typescript 5.9 + typescript-language-server 5.3.0
 #
-# Every server's entry point ends up as a link in .tools/bin. core/lsp looks
-# there when CCD_LSP_PATH says so:
+# Every server's entry point ends up as a link in .tools/bin. core/lsp
+# searches, in order: the directories of $CCD_LSP_PATH, <repo>/.tools/bin
+# when the running binary is <repo>/bin/ccd (as `just build` makes it),
+# then PATH. Its tests default CCD_LSP_PATH to <module root>/.tools/bin.
+# Anywhere else:
 #
 #   export CCD_LSP_PATH="$PWD/.tools/bin"
-#
-# (core/lsp searches the directories of CCD_LSP_PATH first, then PATH; its
-# tests default CCD_LSP_PATH to <module root>/.tools/bin.)
 #
 # Options (environment): CCD_TOOLS_DIR overrides .tools; CCD_LSP_ONLY is a
 # space-separated subset of "gopls pyright typescript".

@@ -32,6 +32,21 @@ func SearchPathFromEnv() []string {
 	return out
 }
 
+// DefaultSearchPath is where a Manager looks for servers before PATH when
+// Options.SearchPath is nil: the directories of $CCD_LSP_PATH, then the
+// .tools/bin that scripts/install-lsp.sh fills in the repository the
+// running executable was built into (bin/ccd → .tools/bin), if it exists.
+func DefaultSearchPath() []string {
+	dirs := SearchPathFromEnv()
+	if exe, err := os.Executable(); err == nil {
+		d := filepath.Join(filepath.Dir(filepath.Dir(exe)), ".tools", "bin")
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
 // LookPath finds a server executable: an absolute path is checked as is;
 // otherwise the name is searched in dirs, then in PATH.
 func LookPath(name string, dirs []string) (string, error) {

@@ -26,7 +26,9 @@
 //
 // A command whose first word is an absolute path is used as is. Otherwise
 // the word is looked up in the directories of CCD_LSP_PATH (a
-// colon-separated list, searched first) and then in PATH.
+// colon-separated list, searched first), then in <repo>/.tools/bin when
+// the running executable lives in <repo>/bin (as `just build` puts it),
+// then in PATH.
 // scripts/install-lsp.sh installs gopls, pyright and TypeScript into
 // <repo>/.tools and links every entry point into <repo>/.tools/bin, so
 //

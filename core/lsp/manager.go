@@ -16,7 +16,8 @@ type Options struct {
 	// DefaultServers().
 	Servers []ServerSpec
 	// SearchPath are directories searched for server executables before
-	// PATH; nil means SearchPathFromEnv() ($CCD_LSP_PATH).
+	// PATH; nil means DefaultSearchPath() ($CCD_LSP_PATH, then the
+	// repository's .tools/bin beside the executable).
 	SearchPath []string
 	// StartTimeout bounds a server's start and initialize (default 60 s).
 	StartTimeout time.Duration
@@ -43,7 +44,7 @@ func (o Options) withDefaults() Options {
 		o.Servers = DefaultServers()
 	}
 	if o.SearchPath == nil {
-		o.SearchPath = SearchPathFromEnv()
+		o.SearchPath = DefaultSearchPath()
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = 60 * time.Second
@@ -108,6 +109,11 @@ func NewManager(opt Options) *Manager {
 
 // Options returns the manager's effective options.
 func (m *Manager) Options() Options { return m.opt }
+
+// Detect reports the servers of the manager's table, as Detect does.
+func (m *Manager) Detect(ctx context.Context) []Detection {
+	return Detect(ctx, m.opt.Servers, m.opt.SearchPath)
+}
 
 // LanguageFor returns the Language of the first server candidate that
 // serves the file's extension, or "".

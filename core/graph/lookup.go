@@ -200,24 +200,41 @@ func cmpRec(a, b edgeRec) int {
 
 // mergeRecs sorts recs into canonical order and merges those joining the
 // same nodes by the same type: the strongest confidence, every line once,
-// the first spec in input order. The edges are appended to out.
+// the first spec in input order. The edges are appended to out; their
+// lines share one backing array (each capped, so appending copies).
 func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []Edge) []Edge {
 	slices.SortFunc(recs, cmpRec)
+	edges, lines := 0, 0
+	for i := range recs {
+		r := &recs[i]
+		if i == 0 || r.from != recs[i-1].from || r.to != recs[i-1].to || r.typ != recs[i-1].typ {
+			edges++
+		}
+		if r.line > 0 {
+			lines++
+		}
+	}
+	out = slices.Grow(out, edges)
+	backing := make([]int, 0, lines)
 	for i := 0; i < len(recs); {
 		r := recs[i]
 		e := Edge{From: int(r.from), To: int(r.to), Type: r.typ, Confidence: r.conf}
+		start := len(backing)
 		j := i
 		for ; j < len(recs) && recs[j].from == r.from && recs[j].to == r.to && recs[j].typ == r.typ; j++ {
 			x := &recs[j]
 			if x.conf > e.Confidence {
 				e.Confidence = x.conf
 			}
-			if x.line > 0 && (len(e.Lines) == 0 || e.Lines[len(e.Lines)-1] != int(x.line)) {
-				e.Lines = append(e.Lines, int(x.line))
+			if x.line > 0 && (len(backing) == start || backing[len(backing)-1] != int(x.line)) {
+				backing = append(backing, int(x.line))
 			}
 			if e.Spec == "" {
 				e.Spec = specs[x.spec].Spec
 			}
+		}
+		if len(backing) > start {
+			e.Lines = backing[start:len(backing):len(backing)]
 		}
 		out = append(out, e)
 		i = j

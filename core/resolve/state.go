@@ -17,6 +17,11 @@ import (
 // it returned matches the State.
 type State struct {
 	r *resolver
+	// pending is closed when the names each file mentions, computed in
+	// the background after a build (updates need them only when a surface
+	// changes), are in mentioned.
+	pending   chan struct{}
+	mentioned map[*facts.File][]uint64
 }
 
 // Stats says what an Update did.
@@ -45,7 +50,45 @@ func Resolve(files []*facts.File, proj *Project) (*State, *graph.Graph) {
 		proj = &Project{}
 	}
 	r := newResolver(files, proj)
-	return &State{r: r}, r.resolveAll()
+	g := r.resolveAll()
+	s := &State{r: r}
+	s.mentionLater()
+	return s, g
+}
+
+// mentionLater computes every file's mentions in the background.
+func (s *State) mentionLater() {
+	files := make([]*facts.File, len(s.r.list))
+	for i, fi := range s.r.list {
+		files[i] = fi.f
+	}
+	s.pending = make(chan struct{})
+	go func() {
+		hs := make([][]uint64, len(files))
+		each(files, func(i int) { hs[i] = mentions(files[i]) })
+		m := make(map[*facts.File][]uint64, len(files))
+		for i, f := range files {
+			m[f] = hs[i]
+		}
+		s.mentioned = m
+		close(s.pending)
+	}()
+}
+
+// ready waits for the background mentions and hands them to the files.
+func (s *State) ready() {
+	if s.pending == nil {
+		return
+	}
+	<-s.pending
+	for _, fi := range s.r.list {
+		if fi.mention == nil {
+			if fi.mention = s.mentioned[fi.f]; fi.mention == nil {
+				fi.mention = mentions(fi.f)
+			}
+		}
+	}
+	s.pending, s.mentioned = nil, nil
 }
 
 // NewState builds the resolver of files without resolving them: for a
@@ -55,12 +98,10 @@ func NewState(files []*facts.File, proj *Project) *State {
 		proj = &Project{}
 	}
 	r := newResolver(files, proj)
-	r.parallel(func(i int) {
-		fi := r.list[i]
-		r.rebind(fi)
-		fi.mention = mentions(fi.f)
-	})
-	return &State{r: r}
+	r.parallel(func(i int) { r.rebind(r.list[i]) })
+	s := &State{r: r}
+	s.mentionLater()
+	return s
 }
 
 // Project returns the project facts the state was built with.
@@ -71,13 +112,7 @@ func (r *resolver) resolveAll() *graph.Graph {
 	nodes := r.nodes()
 	perFile := make([][]graph.EdgeSpec, len(r.list))
 	r.parallel(func(i int) { r.rebind(r.list[i]) })
-	r.parallel(func(i int) {
-		fi := r.list[i]
-		perFile[i] = r.fileEdges(fi)
-		if fi.mention == nil {
-			fi.mention = mentions(fi.f)
-		}
-	})
+	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
 	total := 0
 	for _, es := range perFile {
 		total += len(es)
@@ -103,6 +138,7 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 			t0 = time.Now()
 		}
 	}
+	s.ready()
 	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}}
 	u.classify(changed, removed)
 	if !u.structural && len(u.mods) == 0 {

@@ -17,11 +17,11 @@ func TestParseBenchLine(t *testing.T) {
 		t.Errorf("parsed %+v", l)
 	}
 	bad := map[string]string{
-		"empty":         "",
-		"not JSON":      "ccd bench: no such directory",
-		"unknown mode":  `{"mode":"warm","files":3}`,
-		"no files":      `{"mode":"floor","root":"/empty","files":0}`,
-		"truncated":     `{"mode":"floor","files":`,
+		"empty":        "",
+		"not JSON":     "ccd bench: no such directory",
+		"unknown mode": `{"mode":"warm","files":3}`,
+		"no files":     `{"mode":"floor","root":"/empty","files":0}`,
+		"truncated":    `{"mode":"floor","files":`,
 	}
 	for name, out := range bad {
 		if _, err := ParseBenchLine([]byte(out)); err == nil {

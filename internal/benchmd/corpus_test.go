@@ -77,9 +77,9 @@ func TestPickTargetNeedsCallers(t *testing.T) {
 func TestCopyTree(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	files := map[string]string{
-		"a.py":                        "x = 1\n",
-		"pkg/b.py":                    "y = 2\n",
-		"site-packages/dep/c.py":      "third party\n",
+		"a.py":                          "x = 1\n",
+		"pkg/b.py":                      "y = 2\n",
+		"site-packages/dep/c.py":        "third party\n",
 		"pkg/__pycache__/b.cpython.pyc": "bytecode",
 	}
 	for p, s := range files {

@@ -49,8 +49,8 @@ func TestParseGoBench(t *testing.T) {
 		t.Error("B/op reported for a line without it")
 	}
 	for _, bad := range []string{
-		"BenchmarkX-2 3 100 ns/op 5",       // a value without a unit
-		"BenchmarkX-2 3 fast ns/op",         // not a number
+		"BenchmarkX-2 3 100 ns/op 5", // a value without a unit
+		"BenchmarkX-2 3 fast ns/op",  // not a number
 	} {
 		if _, err := ParseGoBench(bad); err == nil {
 			t.Errorf("%q: no error", bad)

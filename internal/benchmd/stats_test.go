@@ -8,10 +8,10 @@ import (
 
 func TestSample(t *testing.T) {
 	cases := []struct {
-		name                 string
-		s                    Sample
+		name                  string
+		s                     Sample
 		median, p50, p95, p99 float64
-		lo, hi               float64
+		lo, hi                float64
 	}{
 		{"one", Sample{7}, 7, 7, 7, 7, 7, 7},
 		{"odd, unsorted", Sample{5, 1, 3}, 3, 3, 5, 5, 1, 5},

@@ -19,7 +19,10 @@ import (
 // renames, deletes, new nested directories, ignore-file changes and
 // touches to every fixture repository, updating the index incrementally
 // after each step, and checks that the result is exactly what a clean
-// Build of the same tree produces.
+// Build of the same tree produces. Two chains of results follow the same
+// tree: one updated by UpdateFiles whenever it accepts the hint (else
+// Update), one by Update only, so both carry their resolver state from
+// step to step as the daemon's results do.
 func TestUpdateEqualsRebuild(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/graph/*.txtar")
 	if len(paths) == 0 {
@@ -64,6 +67,10 @@ func TestUpdateEqualsRebuild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			fastRes, err := Build(dir, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for step := 0; step < steps; step++ {
 				files := sourceFiles(t, dir)
 				op, hint := mutate(t, rng, dir, files, func(ext string) string {
@@ -85,26 +92,37 @@ func TestUpdateEqualsRebuild(t *testing.T) {
 				// The walk-free path must agree whenever it accepts the hint.
 				// It trusts hints to be complete (the daemon uses it only for
 				// reported writes), so unreported edits are not its case.
-				if len(hint) == 0 {
-					// skip
-				} else if fast, _, ok, err := res.UpdateFiles(hint); err != nil {
+				// UpdateFiles trusts hints to be complete (the daemon uses it
+				// only for reported writes); when it refuses (an unreported
+				// edit, a new file), the chain goes on with Update.
+				how := "UpdateFiles"
+				fast, _, ok, err := fastRes.UpdateFiles(hint)
+				if err != nil {
 					t.Fatalf("seed %d step %d (%s): UpdateFiles: %v", seed, step, op, err)
-				} else if ok {
+				}
+				if ok {
 					fastUsed++
-					if got, want := fast.Graph.Text(), clean.Graph.Text(); got != want {
-						t.Fatalf("seed %d step %d (%s): UpdateFiles graph differs from a clean build:\n%s", seed, step, op, lineDiff(want, got))
-					}
-					if got, want := fast.Summary.String(), clean.Summary.String(); got != want {
-						t.Fatalf("seed %d step %d (%s): UpdateFiles summary %q, clean %q", seed, step, op, got, want)
+				} else {
+					how = "Update"
+					if fast, _, err = fastRes.Update(hint); err != nil {
+						t.Fatalf("seed %d step %d (%s): %v", seed, step, op, err)
 					}
 				}
+				if got, want := fast.Graph.Text(), clean.Graph.Text(); got != want {
+					t.Fatalf("seed %d step %d (%s, %s, %+v): graph differs from a clean build:\n%s", seed, step, op, how,
+						fast.ResolveStats(), lineDiff(want, got))
+				}
+				if got, want := fast.Summary.String(), clean.Summary.String(); got != want {
+					t.Fatalf("seed %d step %d (%s, %s): summary %q, clean %q", seed, step, op, how, got, want)
+				}
+				fastRes = fast
 				next, st, err := res.Update(hint)
 				if err != nil {
 					t.Fatalf("seed %d step %d (%s): %v", seed, step, op, err)
 				}
 				if got, want := next.Graph.Text(), clean.Graph.Text(); got != want {
-					t.Fatalf("seed %d step %d (%s, %s): incremental graph differs from a clean build:\n%s",
-						seed, step, op, st, lineDiff(want, got))
+					t.Fatalf("seed %d step %d (%s, %s, %+v): incremental graph differs from a clean build:\n%s",
+						seed, step, op, st, next.ResolveStats(), lineDiff(want, got))
 				}
 				if got, want := next.Summary.String(), clean.Summary.String(); got != want {
 					t.Fatalf("seed %d step %d (%s): summary %q, clean build %q", seed, step, op, got, want)

@@ -44,12 +44,20 @@ test: build
 # Python standard library, the second benchmark corpus.
 pystdlib := `python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true`
 
-# Compare indexing with the raw tree-sitter parse floor on GOROOT/src and the
-# Python stdlib (fresh process per phase, alternating, medians of 3), then the
-# Go benchmarks underneath.
+# Measure ccd against its floors and write BENCHMARKS.md: cold index vs the
+# raw tree-sitter parse (and universal-ctags when installed) on GOROOT/src
+# and the Python stdlib, warm start, edit -> fresh graph, hook round trips
+# vs spawning a no-op binary, queries vs a socket ping, daemon RSS, and the
+# parser's `go test -bench` underneath (internal/benchmd; about 15 minutes
+# on 2 cores).
 bench: build
-    CCD_SKIP_DIRS=+site-packages bin/ccd bench --runs 3 `go env GOROOT`/src {{pystdlib}}
-    go test ./core/index ./core/parse -run '^$' -bench . -benchtime 1x -timeout 60m
+    CCD_BENCH_COMMAND="just bench" go run ./internal/benchmd/cmd/ccd-benchmd --bin bin --out BENCHMARKS.md
+
+# The same harness on a small corpus (GOROOT/src/net/http and the stdlib's
+# email package) with fewer repetitions: proves it works, for CI; writes
+# bin/BENCHMARKS-quick.md.
+bench-quick: build
+    CCD_BENCH_COMMAND="just bench-quick" go run ./internal/benchmd/cmd/ccd-benchmd --quick --bin bin --out bin/BENCHMARKS-quick.md
 
 # Regenerate golden files after reviewing a change.
 update-golden:

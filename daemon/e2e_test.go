@@ -73,7 +73,8 @@ func newEnv(t *testing.T, extra ...string) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, home: home}
-	e.vars = append(e.vars, "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=")
+	// Language servers only where a test asks for them (CCD_LSP=auto).
+	e.vars = append(e.vars, "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=", "CCD_LSP=off")
 	e.vars = append(e.vars, extra...)
 	t.Cleanup(func() {
 		e.run(bins.ccd, nil, "stop")
@@ -155,13 +156,35 @@ func waitFor(t *testing.T, what string, d time.Duration, cond func() bool) {
 	t.Fatalf("timed out after %s waiting for %s", d, what)
 }
 
+// tempDir is t.TempDir for workspaces: the daemon may still be writing
+// artifacts into .codecanvas/ when the test ends (it is stopped by a
+// cleanup that runs later), so removal is retried for a moment.
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", strings.ReplaceAll(t.Name(), "/", "_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, _ = filepath.EvalSymlinks(dir)
+	t.Cleanup(func() {
+		for i := 0; i < 50; i++ {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Errorf("could not remove %s", dir)
+	})
+	return dir
+}
+
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "graph", name+".txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := tempDir(t)
 	for _, f := range ar.Files {
 		if f.Name == "expect" || f.Name == "golden" {
 			continue
@@ -345,7 +368,9 @@ func TestKillDuringIndexingRecovers(t *testing.T) {
 	}
 	pids := e.daemons()
 	if len(pids) != 1 || pids[0] == first {
-		t.Fatalf("daemons after restart: %v (killed %d)", pids, first)
+		hl, _ := os.ReadFile(filepath.Join(e.home, "hook.log"))
+		dl, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+		t.Fatalf("daemons after restart: %v (killed %d)\nhook.log:\n%s\ndaemon.log:\n%s", pids, first, hl, dl)
 	}
 	r := e.run(bins.ccd, nil, "init", big)
 	if r.code != 0 || !strings.Contains(r.stdout, "ready") {

@@ -45,7 +45,7 @@ func (h hookHost) Init(root string) (hooks.View, error) {
 	if err != nil {
 		return hooks.View{}, err
 	}
-	return view(w), nil
+	return h.view(w), nil
 }
 
 func (h hookHost) View(root string) (hooks.View, bool) {
@@ -55,15 +55,15 @@ func (h hookHost) View(root string) (hooks.View, bool) {
 	if w == nil {
 		return hooks.View{}, false
 	}
-	return view(w), true
+	return h.view(w), true
 }
 
-func view(w *workspace) hooks.View {
+func (h hookHost) view(w *workspace) hooks.View {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	v := hooks.View{Root: w.root, State: w.state, Error: w.err}
+	v := hooks.View{Root: w.root, State: w.state, Error: w.err, LSP: w.lspLine()}
 	if w.res != nil {
-		v.Graph = w.res.Graph
+		v.Graph = h.r.served(w, w.res)
 		v.Files = w.res.Summary.Parsed
 		v.Languages = w.res.Summary.Languages
 	}

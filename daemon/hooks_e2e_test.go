@@ -321,7 +321,7 @@ func TestHookParallel(t *testing.T) {
 // TestHookMirrorsToClaudeConfigDir: with CLAUDE_CONFIG_DIR set, the
 // decision log and the artifacts are copied under $CLAUDE_CONFIG_DIR/codecanvas/.
 func TestHookMirrorsToClaudeConfigDir(t *testing.T) {
-	cfg := t.TempDir()
+	cfg := tempDir(t)
 	e := newEnv(t, "CLAUDE_CONFIG_DIR="+cfg)
 	dir := fixture(t, "python")
 	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)

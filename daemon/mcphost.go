@@ -119,7 +119,7 @@ func (h mcpHost) Graph(ctx context.Context, root string) (*graph.Graph, mcp.Meta
 		}
 		return nil, mcp.Meta{}, fmt.Errorf("%w: %s", mcp.ErrIndexing, w.root)
 	}
-	return w.res.Graph, mcp.Meta{Root: w.root, Generation: w.gen, Head: w.head,
+	return h.r.served(w, w.res), mcp.Meta{Root: w.root, Generation: w.gen, Head: w.head,
 		Fresh: w.state == StateReady && !w.dirty}, nil
 }
 

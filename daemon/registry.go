@@ -16,6 +16,7 @@ import (
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
@@ -65,6 +66,8 @@ type workspace struct {
 
 	mirrorMu sync.Mutex
 	mirrors  map[string]bool // CLAUDE_CONFIG_DIRs that get copies of the artifacts
+
+	lsp lspState // language-server refinement
 }
 
 // recentChange is the graph before an update that changed a file.
@@ -89,8 +92,9 @@ func (w *workspace) snapshot() (*index.Result, uint64) {
 
 // registry holds the workspaces of the daemon.
 type registry struct {
-	cfg config.Config
-	log *slog.Logger
+	cfg  config.Config
+	log  *slog.Logger
+	lspm *lsp.Manager // nil when CCD_LSP=off
 
 	mu sync.Mutex
 	ws map[string]*workspace
@@ -98,7 +102,9 @@ type registry struct {
 }
 
 func newRegistry(cfg config.Config, log *slog.Logger) *registry {
-	return &registry{cfg: cfg, log: log, ws: map[string]*workspace{}}
+	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}}
+	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) })
+	return r
 }
 
 // errRoot is a root the daemon refuses to index.
@@ -212,6 +218,8 @@ func (r *registry) startIndex(w *workspace) {
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
 		// The architecture view lands in .codecanvas/architecture.png.
 		go r.saveArtifact(w, res.Graph, "architecture", -1, 0)
+		// Language servers refine the call graph in the background.
+		go r.refine(w)
 		if w.watch == nil {
 			// Not fresh until the watches are in place and checked.
 			w.dirty = true
@@ -388,6 +396,7 @@ func (r *registry) remove(root string) error {
 	if wt != nil {
 		wt.close()
 	}
+	r.stopLSP(w)
 	w.upd.Lock()
 	if w.store != nil {
 		w.store.Close()
@@ -424,6 +433,12 @@ func (r *registry) busy() bool {
 // close waits for running index jobs (bounded by the caller's patience:
 // index runs cannot be interrupted, so this is best effort).
 func (r *registry) close() {
+	for _, w := range r.list() {
+		r.stopLSP(w)
+	}
+	if r.lspm != nil {
+		r.lspm.Close()
+	}
 	for _, w := range r.list() {
 		w.mu.RLock()
 		wt := w.watch

@@ -33,6 +33,7 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /v1/symbols", d.handleSymbols)
 	mux.HandleFunc("GET /v1/export", d.handleExport)
 	mux.HandleFunc("GET /v1/render", d.handleRender)
+	mux.HandleFunc("GET /v1/doctor", d.handleDoctor)
 	mux.HandleFunc("POST /v1/search/{op}", d.handleSearch)
 	mux.HandleFunc("GET /v1/search/{op}", d.handleSearch)
 	mux.HandleFunc("POST /v1/hook", d.handleHook)
@@ -115,6 +116,7 @@ func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := wire.Status{PID: os.Getpid(), Version: wire.Version, UptimeS: time.Since(d.started).Seconds(),
 		RSSBytes: rss(), Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{},
 		Hooks: map[string]wire.HookStats{}}
+	st.LSP = lspSessions(d.reg.lspm)
 	for ev, s := range d.hooks.Stats() {
 		st.Hooks[ev] = wire.HookStats{Count: s.Count, Cards: s.Cards, P50MS: s.P50MS, P99MS: s.P99MS}
 	}
@@ -253,7 +255,7 @@ func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspac
 		return nil, nil, in
 	}
 	setMeta(w, in)
-	return ws, res.Graph, in
+	return ws, d.reg.served(ws, res), in
 }
 
 // setMeta puts the workspace's generation and freshness on an answer.
@@ -424,6 +426,11 @@ func info(ws *workspace) wire.WorkspaceInfo {
 		Reparsed: ws.stats.Reparsed, Reused: ws.stats.Reused}
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
+	}
+	state, added, upgraded, done, total, _ := ws.lspInfo()
+	in.LSP, in.LSPAdded, in.LSPUpgraded = state, added, upgraded
+	if state == LSPRefining && total > 0 {
+		in.LSPProgress = fmt.Sprintf("%d/%d", done, total)
 	}
 	if ws.res != nil {
 		g := ws.res.Graph

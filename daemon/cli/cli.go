@@ -36,7 +36,8 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"export", "DIR [-o FILE] [-q]", "write the graph of DIR as JSON (the documented export schema)", runExport},
+		{"export", "DIR [-o FILE] [-q] [--lsp=auto|off]", "write the graph of DIR as JSON (the documented export schema); --lsp=auto adds language-server refinement", runExport},
+		{"doctor", "[--json]", "per language: grammar, schema, language server (found, version, sessions, last error)", runDoctor},
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
@@ -175,6 +176,7 @@ func runExport(c *ctx, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	out := fs.String("o", "", "output file (default: stdout)")
 	quiet := fs.Bool("q", false, "do not print the summary on stderr")
+	lspMode := fs.String("lsp", "off", "auto: refine call edges with the language servers found; off: tree-sitter only")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -182,12 +184,21 @@ func runExport(c *ctx, args []string) error {
 	if len(pos) != 1 {
 		return usageError{"want exactly one directory"}
 	}
+	if *lspMode != "off" && *lspMode != "auto" {
+		return usageError{"--lsp must be auto or off"}
+	}
 	res, err := load(pos[0])
 	if err != nil {
 		return err
 	}
+	g := res.Graph
+	if *lspMode == "auto" {
+		if g, err = refineExport(c, res, *quiet); err != nil {
+			return err
+		}
+	}
 	if *out == "" {
-		if err := res.Graph.WriteJSON(c.stdout); err != nil {
+		if err := g.WriteJSON(c.stdout); err != nil {
 			return fmt.Errorf("write %s: %w", pos[0], err)
 		}
 	} else {
@@ -195,7 +206,7 @@ func runExport(c *ctx, args []string) error {
 		if err != nil {
 			return err
 		}
-		err = res.Graph.WriteJSON(f)
+		err = g.WriteJSON(f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -126,6 +126,10 @@ func runStatus(c *ctx, args []string) error {
 	for _, w := range st.Workspaces {
 		writeWorkspace(c.stdout, w)
 	}
+	for _, s := range st.LSP {
+		fmt.Fprintf(c.stdout, "lsp: %s (%s) for %s: %s, pid %d, %.0f MB, %d requests, %d failures, %d restarts\n",
+			s.Server, s.Language, s.Root, s.State, s.PID, float64(s.RSSBytes)/(1<<20), s.Requests, s.Failures, s.Restarts)
+	}
 	if len(st.Hooks) > 0 {
 		evs := make([]string, 0, len(st.Hooks))
 		for ev := range st.Hooks {
@@ -168,6 +172,14 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 		sort.Strings(langs)
 		fmt.Fprintf(w, "    %d files (%s), %d nodes, %d edges; indexed %s in %.0f ms\n",
 			in.Files, strings.Join(langs, ", "), in.Nodes, in.Edges, in.IndexedAt, in.IndexMS)
+	}
+	switch in.LSP {
+	case "refining":
+		fmt.Fprintf(w, "    language servers: refining call edges (%s call sites)\n", in.LSPProgress)
+	case "done":
+		fmt.Fprintf(w, "    language servers: %d call edges added, %d confirmed\n", in.LSPAdded, in.LSPUpgraded)
+	case "failed":
+		fmt.Fprintf(w, "    language servers: refinement failed (ccd doctor says why)\n")
 	}
 }
 

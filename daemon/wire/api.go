@@ -13,6 +13,37 @@ type Status struct {
 	// Hooks counts hook events per event type, with the cards emitted and
 	// the daemon-side latency.
 	Hooks map[string]HookStats `json:"hooks,omitempty"`
+	// LSP lists the language-server sessions.
+	LSP []LSPSession `json:"lsp,omitempty"`
+}
+
+// LSPSession is one language server the daemon runs for a workspace.
+type LSPSession struct {
+	Language  string `json:"language"`
+	Server    string `json:"server"`
+	Root      string `json:"root"`
+	State     string `json:"state"`
+	Version   string `json:"version,omitempty"`
+	PID       int    `json:"pid,omitempty"`
+	RSSBytes  int64  `json:"rss_bytes,omitempty"`
+	Requests  uint64 `json:"requests"`
+	Failures  uint64 `json:"failures"`
+	Restarts  int    `json:"restarts"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// DoctorLanguage is one row of `ccd doctor`: what ccd has for a language.
+type DoctorLanguage struct {
+	Language   string       `json:"language"`
+	Extensions []string     `json:"extensions"`
+	Grammar    bool         `json:"grammar"`
+	Schema     string       `json:"schema"` // full, generic or none
+	Server     string       `json:"server,omitempty"`
+	Found      bool         `json:"server_found"`
+	Path       string       `json:"server_path,omitempty"`
+	Version    string       `json:"server_version,omitempty"`
+	Problem    string       `json:"problem,omitempty"`
+	Sessions   []LSPSession `json:"sessions,omitempty"`
 }
 
 // HookStats are the counters of one hook event type.
@@ -37,6 +68,13 @@ type WorkspaceInfo struct {
 	Reparsed   int            `json:"reparsed"`                 // files parsed by the last index run or update
 	Reused     int            `json:"reused"`                   // files whose stored facts were reused
 	UpdateMS   float64        `json:"last_update_ms,omitempty"` // first event to fresh graph
+	// LSP is the language-server refinement: off, refining, done or
+	// failed; LSPAdded and LSPUpgraded count the call edges it added and
+	// confirmed (they are in every answer once it is done).
+	LSP         string `json:"lsp,omitempty"`
+	LSPAdded    int    `json:"lsp_added,omitempty"`
+	LSPUpgraded int    `json:"lsp_upgraded,omitempty"`
+	LSPProgress string `json:"lsp_progress,omitempty"` // "asked/total" while refining
 	Phase      string         `json:"phase,omitempty"`
 	Done       int            `json:"done,omitempty"`
 	Total      int            `json:"total,omitempty"`

@@ -1,0 +1,113 @@
+package daemon_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+// lspPath is where scripts/install-lsp.sh puts the servers.
+func lspPath(t *testing.T, server string) string {
+	t.Helper()
+	dir, _ := filepath.Abs(filepath.Join("..", ".tools", "bin"))
+	if p := os.Getenv("CCD_LSP_PATH"); p != "" {
+		dir = p
+	}
+	if _, err := exec.LookPath(filepath.Join(dir, server)); err != nil {
+		if os.Getenv("CCD_REQUIRE_LSP") != "" {
+			t.Fatalf("%s not installed in %s (CCD_REQUIRE_LSP is set): run scripts/install-lsp.sh", server, dir)
+		}
+		t.Skipf("%s not installed in %s: run scripts/install-lsp.sh (CCD_REQUIRE_LSP=1 makes this a failure)", server, dir)
+	}
+	return dir
+}
+
+// TestDaemonRefinesWithGopls: a workspace whose calls go through an
+// interface gets gopls's implementation edges in the daemon's answers once
+// refinement is done, and status, doctor and the orientation card say so.
+func TestDaemonRefinesWithGopls(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "lsp", "go.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := tempDir(t)
+	for _, f := range ar.Files {
+		if f.Name != "expect" {
+			writeFile(t, filepath.Join(root, f.Name), f.Data)
+		}
+	}
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	var ws wire.WorkspaceInfo
+	waitFor(t, "refinement done", 3*time.Minute, func() bool {
+		ws = e.workspace(t)
+		return ws.LSP == "done" || ws.LSP == "failed"
+	})
+	if ws.LSP != "done" || ws.LSPAdded == 0 {
+		t.Fatalf("refinement: %+v", ws)
+	}
+	r := e.run(bins.ccd, nil, "impact", "--root", root, "Email.Notify", "--json")
+	var ans struct {
+		Callers []struct {
+			ID, Confidence string
+		} `json:"callers"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &ans) != nil {
+		t.Fatalf("impact: %+v", r)
+	}
+	found := false
+	for _, c := range ans.Callers {
+		if c.ID == "app/app.go::App.Alert" && c.Confidence == "lsp" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("App.Alert is not an lsp caller of Email.Notify: %s", r.stdout)
+	}
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "gopls") || !strings.Contains(r.stdout, "call edges added") {
+		t.Errorf("status does not show the session and refinement:\n%s", r.stdout)
+	}
+	if r := e.run(bins.ccd, nil, "doctor", "--json"); !strings.Contains(r.stdout, `"server_found": true`) || !strings.Contains(r.stdout, `"sessions"`) {
+		t.Errorf("doctor:\n%s", r.stdout)
+	}
+	ev := `{"hook_event_name":"SessionStart","session_id":"l","cwd":"` + root + `","source":"startup"}`
+	if r := e.run(bins.hook, []byte(ev)); !strings.Contains(r.stdout, "Language servers:") {
+		t.Errorf("orientation card without the language-server line: %s", r.stdout)
+	}
+}
+
+// TestExportLSPMode: export --lsp=auto adds lsp edges, --lsp=off is the
+// tree-sitter graph.
+func TestExportLSPMode(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP_PATH="+dir)
+	ar, _ := txtar.ParseFile(filepath.Join("..", "testdata", "lsp", "go.txtar"))
+	root := tempDir(t)
+	for _, f := range ar.Files {
+		if f.Name != "expect" {
+			writeFile(t, filepath.Join(root, f.Name), f.Data)
+		}
+	}
+	off := e.run(bins.ccd, nil, "export", root, "-q", "--lsp=off")
+	auto := e.run(bins.ccd, nil, "export", root, "--lsp=auto")
+	if off.code != 0 || auto.code != 0 {
+		t.Fatalf("export: %+v %+v", off, auto)
+	}
+	if strings.Contains(off.stdout, `"confidence":"lsp"`) || !strings.Contains(auto.stdout, `"confidence":"lsp"`) {
+		t.Errorf("lsp edges: off has them=%v, auto has them=%v", strings.Contains(off.stdout, `"confidence":"lsp"`), strings.Contains(auto.stdout, `"confidence":"lsp"`))
+	}
+	if !strings.Contains(auto.stderr, "edges added") {
+		t.Errorf("export --lsp=auto does not report what it did: %s", auto.stderr)
+	}
+}

@@ -1,0 +1,174 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
+)
+
+// LSP refinement states of a workspace.
+const (
+	LSPOff      = "off"      // CCD_LSP=off
+	LSPRefining = "refining" // language servers are being asked
+	LSPDone     = "done"     // refinement applied (or nothing to refine)
+	LSPFailed   = "failed"
+)
+
+// lspState is a workspace's language-server refinement: the edges servers
+// confirmed or added, and the graph with them applied to the result they
+// were computed for.
+type lspState struct {
+	mu       sync.Mutex
+	state    string
+	ref      *lsp.Refinement
+	base     *index.Result // the result g was built on
+	g        *graph.Graph
+	stats    lsp.Stats
+	done     int
+	total    int
+	applying bool
+	cancel   context.CancelFunc
+	err      string
+}
+
+// lspMode reads CCD_LSP: "auto" (default) refines with the language
+// servers found; "off" never starts one.
+func lspMode() string {
+	if v := strings.ToLower(os.Getenv("CCD_LSP")); v == "off" || v == "0" || v == "false" {
+		return LSPOff
+	}
+	return "auto"
+}
+
+// newLSPManager returns the daemon's language-server manager, nil when
+// CCD_LSP=off.
+func newLSPManager(logf func(string, ...any)) *lsp.Manager {
+	if lspMode() == LSPOff {
+		return nil
+	}
+	return lsp.NewManager(lsp.Options{Logf: logf})
+}
+
+// served is the graph answers use: the refined graph when it was built on
+// the current result, else the tree-sitter graph (and a re-application of
+// the refinement to the current result is started in the background).
+func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
+	if res == nil {
+		return nil
+	}
+	s := &ws.lsp
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ref == nil {
+		return res.Graph
+	}
+	if s.base == res || (s.base != nil && s.base.Graph == res.Graph) {
+		// An update that changed nothing keeps the graph.
+		s.base = res
+		return s.g
+	}
+	if !s.applying {
+		s.applying = true
+		ref := s.ref
+		go func() {
+			g := lsp.Apply(res.Graph, ref)
+			s.mu.Lock()
+			s.base, s.g, s.applying = res, g, false
+			s.mu.Unlock()
+		}()
+	}
+	return res.Graph
+}
+
+// refine asks the language servers about ws's weak and unresolved call
+// sites in the background, then serves the refined graph.
+func (r *registry) refine(ws *workspace) {
+	if r.lspm == nil {
+		ws.lsp.mu.Lock()
+		ws.lsp.state = LSPOff
+		ws.lsp.mu.Unlock()
+		return
+	}
+	res, _ := ws.snapshot()
+	if res == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &ws.lsp
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.state, s.cancel, s.err, s.done, s.total = LSPRefining, cancel, "", 0, 0
+	s.mu.Unlock()
+	t0 := time.Now()
+	ref, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, res.Files, lsp.RefineOptions{Progress: func(done, total int) {
+		s.mu.Lock()
+		s.done, s.total = done, total
+		s.mu.Unlock()
+	}})
+	if ctx.Err() != nil {
+		return // cancelled: a newer run or the workspace's removal
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.state, s.err = LSPFailed, err.Error()
+		r.log.Warn("lsp refine", "root", ws.root, "err", err)
+		return
+	}
+	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
+	s.base, s.g = res, lsp.Apply(res.Graph, ref)
+	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
+		"stale", ref.Stats.Stale, "asked", ref.Stats.Asked, "servers", fmt.Sprint(ref.Stats.Servers), "took", time.Since(t0))
+}
+
+// stopLSP cancels ws's refinement and stops its language servers.
+func (r *registry) stopLSP(ws *workspace) {
+	ws.lsp.mu.Lock()
+	if ws.lsp.cancel != nil {
+		ws.lsp.cancel()
+	}
+	ws.lsp.mu.Unlock()
+	if r.lspm != nil {
+		r.lspm.StopRoot(ws.root)
+	}
+}
+
+// lspInfo summarises ws's refinement for answers and cards.
+func (ws *workspace) lspInfo() (state string, added, upgraded, done, total int, servers map[string]string) {
+	s := &ws.lsp
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state, s.stats.Added, s.stats.Upgraded, s.done, s.total, s.stats.Servers
+}
+
+// lspLine is the one-line language-server summary of the orientation card.
+func (ws *workspace) lspLine() string {
+	state, added, upgraded, done, total, servers := ws.lspInfo()
+	switch state {
+	case "", LSPOff:
+		return ""
+	case LSPRefining:
+		if total > 0 {
+			return fmt.Sprintf("Language servers: refining call edges (%d/%d call sites asked).", done, total)
+		}
+		return "Language servers: starting."
+	case LSPFailed:
+		return "Language servers: refinement failed (see ccd doctor); the tree-sitter graph is in use."
+	}
+	var used []string
+	for lang, srv := range servers {
+		used = append(used, lang+": "+srv)
+	}
+	sort.Strings(used)
+	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).", added, upgraded, strings.Join(used, "; "))
+}

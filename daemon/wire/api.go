@@ -57,34 +57,34 @@ type HookStats struct {
 // WorkspaceInfo describes one workspace; every answer about a workspace
 // carries it, so no answer is stale without saying so.
 type WorkspaceInfo struct {
-	Root       string         `json:"root"`
-	State      string         `json:"state"` // indexing, ready, failed
-	Error      string         `json:"error,omitempty"`
-	Generation uint64         `json:"generation"`
-	Fresh      bool           `json:"fresh"` // no file change is waiting to be applied
-	Head       string         `json:"head,omitempty"`
-	Updates    int            `json:"updates"`
-	Warm       bool           `json:"warm_start,omitempty"`     // the graph was restored from the store
-	Reparsed   int            `json:"reparsed"`                 // files parsed by the last index run or update
-	Reused     int            `json:"reused"`                   // files whose stored facts were reused
-	UpdateMS   float64        `json:"last_update_ms,omitempty"` // first event to fresh graph
+	Root       string  `json:"root"`
+	State      string  `json:"state"` // indexing, ready, failed
+	Error      string  `json:"error,omitempty"`
+	Generation uint64  `json:"generation"`
+	Fresh      bool    `json:"fresh"` // no file change is waiting to be applied
+	Head       string  `json:"head,omitempty"`
+	Updates    int     `json:"updates"`
+	Warm       bool    `json:"warm_start,omitempty"`     // the graph was restored from the store
+	Reparsed   int     `json:"reparsed"`                 // files parsed by the last index run or update
+	Reused     int     `json:"reused"`                   // files whose stored facts were reused
+	UpdateMS   float64 `json:"last_update_ms,omitempty"` // first event to fresh graph
 	// LSP is the language-server refinement: off, refining, done or
 	// failed; LSPAdded and LSPUpgraded count the call edges it added and
 	// confirmed (they are in every answer once it is done).
-	LSP         string `json:"lsp,omitempty"`
-	LSPAdded    int    `json:"lsp_added,omitempty"`
-	LSPUpgraded int    `json:"lsp_upgraded,omitempty"`
-	LSPProgress string `json:"lsp_progress,omitempty"` // "asked/total" while refining
-	Phase      string         `json:"phase,omitempty"`
-	Done       int            `json:"done,omitempty"`
-	Total      int            `json:"total,omitempty"`
-	Files      int            `json:"files"`
-	Nodes      int            `json:"nodes"`
-	Edges      int            `json:"edges"`
-	Languages  map[string]int `json:"languages,omitempty"`
-	Summary    string         `json:"summary,omitempty"`
-	IndexedAt  string         `json:"indexed_at,omitempty"`
-	IndexMS    float64        `json:"index_ms,omitempty"`
+	LSP         string         `json:"lsp,omitempty"`
+	LSPAdded    int            `json:"lsp_added,omitempty"`
+	LSPUpgraded int            `json:"lsp_upgraded,omitempty"`
+	LSPProgress string         `json:"lsp_progress,omitempty"` // "asked/total" while refining
+	Phase       string         `json:"phase,omitempty"`
+	Done        int            `json:"done,omitempty"`
+	Total       int            `json:"total,omitempty"`
+	Files       int            `json:"files"`
+	Nodes       int            `json:"nodes"`
+	Edges       int            `json:"edges"`
+	Languages   map[string]int `json:"languages,omitempty"`
+	Summary     string         `json:"summary,omitempty"`
+	IndexedAt   string         `json:"indexed_at,omitempty"`
+	IndexMS     float64        `json:"index_ms,omitempty"`
 }
 
 // AddWorkspace is the body of POST /v1/workspaces and /v1/workspaces/reindex.

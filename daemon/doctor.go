@@ -20,7 +20,8 @@ func Doctor(ctx context.Context, m *lsp.Manager) []wire.DoctorLanguage {
 	if m != nil {
 		dets = m.Detect(ctx)
 	} else {
-		dets = lsp.Detect(ctx, lsp.DefaultServers(), lsp.DefaultSearchPath())
+		specs, _ := ServerTable()
+		dets = lsp.Detect(ctx, specs, lsp.DefaultSearchPath())
 	}
 	byLang := map[string]lsp.Detection{}
 	for _, d := range dets {

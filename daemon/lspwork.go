@@ -2,8 +2,10 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -50,11 +52,15 @@ func lspMode() string {
 
 // newLSPManager returns the daemon's language-server manager, nil when
 // CCD_LSP=off.
-func newLSPManager(logf func(string, ...any)) *lsp.Manager {
+func newLSPManager(logf func(string, ...any), warn func(error)) *lsp.Manager {
 	if lspMode() == LSPOff {
 		return nil
 	}
-	return lsp.NewManager(lsp.Options{Logf: logf})
+	specs, err := ServerTable()
+	if err != nil {
+		warn(err)
+	}
+	return lsp.NewManager(lsp.Options{Servers: specs, Logf: logf})
 }
 
 // served is the graph answers use: the refined graph when it was built on
@@ -171,4 +177,61 @@ func (ws *workspace) lspLine() string {
 	}
 	sort.Strings(used)
 	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).", added, upgraded, strings.Join(used, "; "))
+}
+
+// serverFile is the format of the user's language-server table.
+type serverFile struct {
+	Servers []struct {
+		Language     string                     `json:"language"`
+		Name         string                     `json:"name"`
+		Command      []string                   `json:"command"`
+		Extensions   []string                   `json:"extensions"`
+		InitOptions  json.RawMessage            `json:"init_options"`
+		Settings     map[string]json.RawMessage `json:"settings"`
+		LanguageIDs  map[string]string          `json:"language_ids"`
+		VersionArgs  []string                   `json:"version_args"`
+		VersionMatch string                     `json:"version_match"`
+		Env          []string                   `json:"env"`
+	} `json:"servers"`
+}
+
+// ServerTable returns the language servers ccd may start: the entries of
+// $CCD_LSP_SERVERS (a JSON file), else of ~/.config/ccd/servers.json when
+// it exists, ahead of the built-in table, so a user entry for a language
+// wins and a new language needs no code:
+//
+//	{"servers": [{"language": "zig", "command": ["zls"], "extensions": [".zig"]}]}
+func ServerTable() ([]lsp.ServerSpec, error) {
+	path := os.Getenv("CCD_LSP_SERVERS")
+	if path == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			p := filepath.Join(home, ".config", "ccd", "servers.json")
+			if _, err := os.Stat(p); err == nil {
+				path = p
+			}
+		}
+	}
+	specs := lsp.DefaultServers()
+	if path == "" {
+		return specs, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return specs, fmt.Errorf("language-server table %s: %w", path, err)
+	}
+	var f serverFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return specs, fmt.Errorf("language-server table %s: %w (want {\"servers\": [{\"language\", \"command\", \"extensions\"}]})", path, err)
+	}
+	var user []lsp.ServerSpec
+	for i, s := range f.Servers {
+		spec := lsp.ServerSpec{Language: s.Language, Name: s.Name, Command: s.Command, Extensions: s.Extensions,
+			InitOptions: s.InitOptions, Settings: s.Settings, LanguageIDs: s.LanguageIDs, VersionArgs: s.VersionArgs,
+			VersionMatch: s.VersionMatch, Env: s.Env}
+		if err := spec.Validate(); err != nil {
+			return specs, fmt.Errorf("language-server table %s: entry %d: %w", path, i+1, err)
+		}
+		user = append(user, spec)
+	}
+	return append(user, specs...), nil
 }

@@ -103,7 +103,8 @@ type registry struct {
 
 func newRegistry(cfg config.Config, log *slog.Logger) *registry {
 	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}}
-	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) })
+	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) },
+		func(err error) { log.Warn("lsp", "err", err) })
 	return r
 }
 

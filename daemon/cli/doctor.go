@@ -88,7 +88,11 @@ func clipStr(s string, n int) string {
 // refineExport applies language-server refinement to an in-process index
 // (ccd export --lsp=auto) and reports what it did on stderr.
 func refineExport(c *ctx, res *index.Result, quiet bool) (*graph.Graph, error) {
-	m := lsp.NewManager(lsp.Options{})
+	specs, err := daemon.ServerTable()
+	if err != nil {
+		return nil, err
+	}
+	m := lsp.NewManager(lsp.Options{Servers: specs})
 	defer m.Close()
 	ref, err := lsp.Refine(context.Background(), m, res.Root, res.Graph, res.Files, lsp.RefineOptions{})
 	if err != nil {

@@ -18,20 +18,23 @@ import (
 
 // daemonEnv is the environment every ccd process of a run gets: the
 // caller's, less any CCD_* setting, plus a private state directory and the
-// settings that make measurements repeatable (no idle exit, no debounce,
-// hook throttling off so that every event does its full work).
-func daemonEnv(home, ccdBin string) []string {
+// settings that make measurements repeatable (no idle exit, hook
+// throttling off so that every event does its full work). noDebounce sets
+// CCD_DEBOUNCE_MS=0; otherwise the default quiet period applies.
+func daemonEnv(home, ccdBin string, noDebounce bool) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "CCD_") && !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") {
 			env = append(env, kv)
 		}
 	}
+	if noDebounce {
+		env = append(env, "CCD_DEBOUNCE_MS=0")
+	}
 	return append(env,
 		"CCD_HOME="+home,
 		"CCD_EXE="+ccdBin,
 		"CCD_IDLE_TIMEOUT=0",
-		"CCD_DEBOUNCE_MS=0",
 		"CCD_HOOK_NOVELTY_S=0",
 		"CCD_HOOK_COOLDOWN_S=0",
 		"CCD_HOOK_BUDGET=100000000",

@@ -125,7 +125,9 @@ type Report struct {
 func Run(cfg Config) (*Report, error) {
 	cfg.Defaults()
 	t0 := time.Now()
-	logf := func(f string, a ...any) { fmt.Fprintf(cfg.Log, f+"\n", a...) }
+	logf := func(f string, a ...any) {
+		fmt.Fprintf(cfg.Log, "[%5.1fs] "+f+"\n", append([]any{time.Since(t0).Seconds()}, a...)...)
+	}
 	if len(cfg.Corpora) == 0 {
 		return nil, fmt.Errorf("no corpora to measure")
 	}
@@ -239,7 +241,10 @@ func measureCorpus(bins binSet, c Corpus, work string, cfg Config, logf func(str
 	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
 		return nil, err
 	}
-	env := daemonEnv(home, bins.ccd)
+	// Queries and hooks run with the default debounce, as users get it;
+	// warm starts and edit → fresh with none (the figure is the update's
+	// own latency, as in BenchmarkEditToFresh).
+	env := daemonEnv(home, bins.ccd, false)
 	settle := time.Duration(cfg.SettleS) * time.Second
 
 	d, up, err := startDaemon(bins.ccd, home, env)
@@ -297,9 +302,6 @@ func measureCorpus(bins binSet, c Corpus, work string, cfg Config, logf func(str
 	if r.Hooks, err = hookBench(d, bins.hook, bins.noop, root, r.Target, cfg.HookIters, logf); err != nil {
 		return nil, err
 	}
-	if r.Edit, err = editBench(d, bins.ccd, root, work, r.Target, cfg.EditIters, logf); err != nil {
-		return nil, err
-	}
 	time.Sleep(settle)
 	if st, err = d.status(); err != nil {
 		return nil, err
@@ -309,7 +311,15 @@ func measureCorpus(bins binSet, c Corpus, work string, cfg Config, logf func(str
 	if r.Daemon, err = d.stop(); err != nil {
 		return nil, err
 	}
-	if r.Warm, err = warmBench(bins.ccd, home, root, env, cfg.Runs, logf); err != nil {
+	r.Warm, d, err = warmBench(bins.ccd, home, root, daemonEnv(home, bins.ccd, true), cfg.Runs, logf)
+	if err != nil {
+		return nil, err
+	}
+	r.Edit, err = editBench(d, bins.ccd, root, work, r.Target, cfg.EditIters, logf)
+	if _, serr := d.stop(); err == nil {
+		err = serr
+	}
+	if err != nil {
 		return nil, err
 	}
 	if r.Cold, err = coldIndex(bins.ccd, root, files, env, cfg.Runs, work, logf); err != nil {

@@ -15,29 +15,34 @@ type WarmResult struct {
 	Warm     bool            // the daemon said it restored the graph
 }
 
-// warmBench starts a new daemon runs times (none may be running), asks
-// each for root, and stops it again.
-func warmBench(ccdBin, home, root string, env []string, runs int, logf func(string, ...any)) (*WarmResult, error) {
+// warmBench starts a new daemon runs times (none may be running) and asks
+// each for root; it stops all but the last, which it returns running.
+func warmBench(ccdBin, home, root string, env []string, runs int, logf func(string, ...any)) (*WarmResult, *daemonProc, error) {
 	r := &WarmResult{}
+	var d *daemonProc
 	for i := range runs {
-		d, up, err := startDaemon(ccdBin, home, env)
-		if err != nil {
-			return nil, err
+		if d != nil {
+			if _, err := d.stop(); err != nil {
+				return nil, nil, err
+			}
+		}
+		var up time.Duration
+		var err error
+		if d, up, err = startDaemon(ccdBin, home, env); err != nil {
+			return nil, nil, err
 		}
 		w, ready, err := d.addWorkspace(root)
-		if _, serr := d.stop(); err == nil && serr != nil {
-			err = serr
+		if err == nil && !w.Warm {
+			err = fmt.Errorf("warm start of %s: the daemon rebuilt instead of restoring (reparsed %d, reused %d): is the database saved at shutdown?", root, w.Reparsed, w.Reused)
 		}
 		if err != nil {
-			return nil, err
-		}
-		if !w.Warm {
-			return nil, fmt.Errorf("warm start of %s: the daemon rebuilt instead of restoring (reparsed %d, reused %d): is the database saved at shutdown?", root, w.Reparsed, w.Reused)
+			d.kill()
+			return nil, nil, err
 		}
 		r.Ready = append(r.Ready, up+ready)
 		r.DaemonMS = append(r.DaemonMS, w.IndexMS)
 		r.Reparsed, r.Warm = w.Reparsed, w.Warm
 		logf("  warm start %d: %s (reparsed %d)", i+1, FormatMS(ms(up+ready)), w.Reparsed)
 	}
-	return r, nil
+	return r, d, nil
 }

@@ -40,8 +40,9 @@ func (fi *fileInfo) surface() []surfEntry {
 	return fi.surf
 }
 
-// surfaceOf lists a file's surface entries. wide is set when the file has
-// wildcard imports (they make any name of another module visible here).
+// surfaceOf lists a file's surface entries. Wildcard imports are one group
+// ("*"): when they change, any name of another module may have become
+// visible here, and the update resolves everything.
 func surfaceOf(f *facts.File) []surfEntry {
 	spec := specFor(f.Lang)
 	var out []surfEntry
@@ -69,12 +70,26 @@ func surfaceOf(f *facts.File) []surfEntry {
 				e.global = append(e.global, defs[d.Parent].Name)
 			}
 			e.global = tokens(spec, e.global, d.Owner)
-			if d.Parent < 0 && family(f.Lang) == "js" {
-				// A default import may mean the module's only definition.
-				e.global = append(e.global, "default")
-			}
 		}
 		out = append(out, e)
+	}
+	if family(f.Lang) == "js" {
+		// A default import of a module without a default export means the
+		// module's only top-level definition, if it has exactly one.
+		var only *facts.Def
+		names := map[string]bool{}
+		for i := range defs {
+			if d := &defs[i]; d.Parent < 0 && d.Owner == "" {
+				names[d.Name] = true
+				if only == nil {
+					only = d
+				}
+			}
+		}
+		if len(names) == 1 {
+			out = append(out, surfEntry{group: "only", sig: only.Name + "\x00" + only.Qual + "\x00" + only.Kind.String(),
+				global: []string{"default"}})
+		}
 	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]

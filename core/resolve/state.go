@@ -35,13 +35,15 @@ type Stats struct {
 	Names    int // names whose meaning changed
 }
 
-// FullFraction is the share of all call sites above which an update
-// resolves every file instead of splicing the dependents' results; below
-// FullMinCalls call sites in all, an update never does (everything is
-// cheap then).
+// fullFraction is the share of all call sites in the files to resolve
+// again above which an update resolves every file instead (measured on
+// GOROOT/src: resolving the dependents of a new function named like a
+// function of fmt, 13% of the files holding about half the call sites,
+// took as long as resolving everything); below fullMinCalls call sites
+// in all, an update never does (everything is cheap then).
 var (
-	FullFraction = 0.35
-	FullMinCalls = 5000
+	fullFraction = 0.5
+	fullMinCalls = 5000
 )
 
 // Resolve builds the graph like Build and keeps the resolver for updates.
@@ -189,9 +191,11 @@ type update struct {
 
 	names map[string]bool        // global names whose meaning changed
 	fresh []string               // names not yet looked for
-	local map[*fileInfo][]string // changed local names, per file
+	local map[*fileInfo][]string // changed local declarations (localKey), per file
 	D     map[*fileInfo]bool     // files to resolve again
-	surf  map[*fileInfo][]surfEntry
+	// depCalls and allCalls count the call sites of D and of all files.
+	depCalls, allCalls int
+	surf               map[*fileInfo][]surfEntry
 }
 
 type mod struct {
@@ -357,7 +361,7 @@ func (u *update) compareBinds(before map[*fileInfo]map[string]string) {
 			case strings.HasPrefix(v, "n") || strings.HasPrefix(old[k], "n"):
 				u.addNames(tokens(fi.lang, nil, k)...)
 			default:
-				u.local[fi] = append(u.local[fi], tokens(fi.lang, nil, k)...)
+				u.moduleLocal(fi, k)
 			}
 		}
 		for k, v := range old {
@@ -366,13 +370,20 @@ func (u *update) compareBinds(before map[*fileInfo]map[string]string) {
 				if strings.HasPrefix(v, "n") {
 					u.addNames(tokens(fi.lang, nil, k)...)
 				} else {
-					u.local[fi] = append(u.local[fi], tokens(fi.lang, nil, k)...)
+					u.moduleLocal(fi, k)
 				}
 			}
 		}
 		if diff {
 			u.D[fi] = true
 		}
+	}
+}
+
+// moduleLocal records that fi's module-level name k changed.
+func (u *update) moduleLocal(fi *fileInfo, k string) {
+	for _, n := range tokens(fi.lang, nil, k) {
+		u.local[fi] = append(u.local[fi], localKey(n, ""))
 	}
 }
 
@@ -383,7 +394,16 @@ func (u *update) compareBinds(before map[*fileInfo]map[string]string) {
 func (u *update) close() {
 	r := u.r
 	scanned := map[*fileInfo]int{} // names known when the file's entries were last checked
+	for fi := range u.D {
+		u.depCalls += len(fi.f.Calls) + 1
+	}
+	for _, fi := range r.list {
+		u.allCalls += len(fi.f.Calls) + 1
+	}
 	for {
+		if u.tooMany() {
+			return // resolving everything: no need to know exactly what
+		}
 		if len(u.fresh) > 0 {
 			hs := make([]uint64, len(u.fresh))
 			for i, n := range u.fresh {
@@ -393,6 +413,7 @@ func (u *update) close() {
 			for _, fi := range r.list {
 				if !u.D[fi] && mentionsAny(fi.mention, hs) {
 					u.D[fi] = true
+					u.depCalls += len(fi.f.Calls) + 1
 				}
 			}
 		}
@@ -427,7 +448,9 @@ func (u *update) propagate(fi *fileInfo) bool {
 		changed = false
 		for i := range es {
 			e := &es[i]
-			if done[i] || !slices.ContainsFunc(e.refers, func(n string) bool { return u.names[n] || local[n] }) {
+			if done[i] || !slices.ContainsFunc(e.refers, func(n string) bool {
+				return u.names[n] || (len(local) > 0 && seesLocal(fi.f, e.scope, n, local))
+			}) {
 				continue
 			}
 			done[i] = true
@@ -446,15 +469,7 @@ func (u *update) propagate(fi *fileInfo) bool {
 // tooMany reports whether the files to resolve again hold so many call
 // sites that resolving everything costs about the same.
 func (u *update) tooMany() bool {
-	total, dep := 0, 0
-	for _, fi := range u.r.list {
-		n := len(fi.f.Calls) + 1
-		total += n
-		if u.D[fi] {
-			dep += n
-		}
-	}
-	return total >= FullMinCalls && float64(dep) > FullFraction*float64(total)
+	return u.allCalls >= fullMinCalls && float64(u.depCalls) > fullFraction*float64(u.allCalls)
 }
 
 // full binds and resolves every file.

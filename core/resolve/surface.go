@@ -23,13 +23,45 @@ import (
 // scopes (module-level and function-level bindings, nested functions,
 // whole-module imports), which other files reach only through the file's
 // global entries: a changed local entry matters to others only when a
-// global entry of the same file refers to its name.
+// global entry of the same file refers to its name from a scope that sees
+// it. So a local key is a name with the scope it is declared in
+// (localKey), and an entry records the scope its names are looked up from.
 type surfEntry struct {
 	group  string // entries of a group are compared in order
 	sig    string // the content other files can observe
 	global []string
-	local  []string
+	local  []string // localKey(name, scope)
 	refers []string
+	scope  int // the definition whose scope refers is looked up in (-1: the module)
+}
+
+// localKey names a local declaration: its name and the qualified name of
+// the definition whose scope holds it ("" for the module).
+func localKey(name, scopeQual string) string { return name + "\x00" + scopeQual }
+
+// qualOf returns the qualified name of definition i of f ("" for -1 or an
+// index out of range).
+func qualOf(f *facts.File, i int) string {
+	if i < 0 || i >= len(f.Defs) {
+		return ""
+	}
+	return f.Defs[i].Qual
+}
+
+// seesLocal reports whether a lookup of name from scope (a definition of f,
+// or -1) can find the local declaration key: it is declared in scope or
+// one of the scopes around it.
+func seesLocal(f *facts.File, scope int, name string, local map[string]bool) bool {
+	for s, n := scope, 0; n <= len(f.Defs); n++ {
+		if local[localKey(name, qualOf(f, s))] {
+			return true
+		}
+		if s < 0 || s >= len(f.Defs) {
+			return false
+		}
+		s = f.Defs[s].Parent
+	}
+	return false
 }
 
 // surface returns fi's surface entries, computing them on first use.
@@ -49,7 +81,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 	defs := f.Defs
 	for i := range defs {
 		d := &defs[i]
-		e := surfEntry{group: "d:" + d.Name}
+		e := surfEntry{group: "d:" + d.Name, scope: i}
 		parentQual, parentKind := "", facts.DefKind(0)
 		if d.Parent >= 0 && d.Parent < len(defs) {
 			parentQual, parentKind = defs[d.Parent].Qual, defs[d.Parent].Kind
@@ -62,7 +94,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 		hidden := d.Kind == facts.Func && d.Owner == "" && parentKind == facts.Func
 		if hidden {
 			// A nested function is found only by lookups in this file's scopes.
-			e.local = []string{d.Name}
+			e.local = []string{localKey(d.Name, parentQual)}
 		} else {
 			e.global = append(e.global, d.Name)
 			if parentKind == facts.Class {
@@ -88,7 +120,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 		}
 		if len(names) == 1 {
 			out = append(out, surfEntry{group: "only", sig: only.Name + "\x00" + only.Qual + "\x00" + only.Kind.String(),
-				global: []string{"default"}})
+				global: []string{"default"}, scope: -1})
 		}
 	}
 	for i := range f.Bindings {
@@ -99,18 +131,21 @@ func surfaceOf(f *facts.File) []surfEntry {
 			scope = defs[b.Scope].Qual
 			field = field || defs[b.Scope].Kind == facts.Class
 		}
-		e := surfEntry{group: "b:" + b.Name, sig: strings.Join([]string{scope, b.Type, b.FromCall, b.FromExpr}, "\x00")}
+		e := surfEntry{group: "b:" + b.Name, sig: strings.Join([]string{scope, b.Type, b.FromCall, b.FromExpr}, "\x00"),
+			scope: b.Scope}
 		e.refers = tokens(spec, nil, b.Type, b.FromCall, b.FromExpr)
 		if field {
 			e.global = tokens(spec, nil, b.Name)
 		} else {
-			e.local = tokens(spec, nil, b.Name)
+			for _, n := range tokens(spec, nil, b.Name) {
+				e.local = append(e.local, localKey(n, qualOf(f, b.Scope)))
+			}
 		}
 		out = append(out, e)
 	}
 	for i := range f.Imports {
 		im := &f.Imports[i]
-		e := surfEntry{sig: strings.Join([]string{im.Spec, im.Name, im.Alias, im.Kind, boolStr(im.Star)}, "\x00")}
+		e := surfEntry{sig: strings.Join([]string{im.Spec, im.Name, im.Alias, im.Kind, boolStr(im.Star)}, "\x00"), scope: -1}
 		switch {
 		case isStar(f.Lang, im):
 			e.group = "*" // any change of wildcard imports is wide
@@ -121,16 +156,18 @@ func surfaceOf(f *facts.File) []surfEntry {
 			e.refers = tokens(spec, nil, im.Name, lastSeg(im.Spec))
 		default:
 			e.group = "m:" + im.Alias + ":" + im.Spec
-			e.local = tokens(spec, nil, im.Alias, im.Spec)
+			for _, n := range tokens(spec, nil, im.Alias, im.Spec) {
+				e.local = append(e.local, localKey(n, ""))
+			}
 		}
 		out = append(out, e)
 	}
 	if f.DefaultExport != "" {
 		out = append(out, surfEntry{group: "x", sig: f.DefaultExport, global: []string{"default"},
-			refers: tokens(spec, nil, f.DefaultExport)})
+			refers: tokens(spec, nil, f.DefaultExport), scope: -1})
 	}
 	for _, v := range f.Values {
-		out = append(out, surfEntry{group: "v:" + v, global: []string{v}})
+		out = append(out, surfEntry{group: "v:" + v, global: []string{v}, scope: -1})
 	}
 	return out
 }

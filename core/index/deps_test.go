@@ -67,6 +67,15 @@ func TestIncrementalDependencies(t *testing.T) {
 		edit: map[string]string{"a.js": "export function one() {}\nexport function two() {}\n"},
 		want: "-call b.js::f -> a.js::one",
 	}, {
+		name: "base class named by a module-level variable",
+		files: map[string]string{
+			"a.py": "class Model:\n    def save(self):\n        pass\n\nclass Other:\n    def save(self):\n        pass\n",
+			"b.py": "from a import Model, Other\n\nBase = Model()\n\nclass User(Base):\n    pass\n",
+			"c.py": "from b import User\n\ndef f(u: User):\n    u.save()\n",
+		},
+		edit: map[string]string{"b.py": "from a import Model, Other\n\nBase = Other()\n\nclass User(Base):\n    pass\n"},
+		want: "call c.py::f -> a.py::Other.save",
+	}, {
 		name: "result type imported from elsewhere",
 		files: map[string]string{
 			"a.py": "class Repo:\n    def save(self):\n        pass\n",

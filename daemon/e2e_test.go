@@ -650,14 +650,22 @@ func TestWarmStartReparsesOnlyChanges(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".codecanvas", "ccd.db")); err != nil {
 		t.Fatalf("no store written: %v", err)
 	}
-	restart := func() wire.WorkspaceInfo {
+	stop := func() {
 		t.Helper()
 		e.run(bins.ccd, nil, "stop")
 		waitFor(t, "daemon exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	}
+	start := func() wire.WorkspaceInfo {
+		t.Helper()
 		if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
 			t.Fatalf("init after restart: %+v", r)
 		}
 		return e.workspace(t)
+	}
+	restart := func() wire.WorkspaceInfo {
+		t.Helper()
+		stop()
+		return start()
 	}
 	// Nothing changed: nothing is parsed.
 	w := restart()
@@ -665,12 +673,14 @@ func TestWarmStartReparsesOnlyChanges(t *testing.T) {
 		t.Fatalf("warm start with no changes: %+v (cold %+v)", w, cold)
 	}
 	// One file edited while the daemon was down: exactly one is parsed.
+	stop()
 	p := filepath.Join(dir, "shop", "util", "fmt.py")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, []byte("\ndef cents(v):\n    return money(v) + 'c'\n")...), 0o644)
-	w = restart()
+	w = start()
 	if !w.Warm || w.Reparsed != 1 || w.Reused != cold.Files-1 {
-		t.Fatalf("warm start after one edit: %+v", w)
+		dl, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+		t.Fatalf("warm start after one edit: %+v\ndaemon.log:\n%s", w, dl)
 	}
 	if !contains(e.symbolsOf(t, dir, "cents"), "shop/util/fmt.py::cents") {
 		t.Errorf("the edit is not in the graph")

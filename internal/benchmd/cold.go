@@ -121,7 +121,7 @@ func coldIndex(ccdBin, root string, files []string, env []string, runs int, work
 			mode := map[*Phase]string{floor: "floor", build: "build"}[ph]
 			cmd := exec.Command(ccdBin, "bench", "--mode", mode, root)
 			cmd.Env = env
-			out, u, err := runMeasured(cmd, nil)
+			out, u, err := runMeasured(cmd, nil, true)
 			if err != nil {
 				return nil, err
 			}
@@ -139,7 +139,7 @@ func coldIndex(ccdBin, root string, files []string, env []string, runs int, work
 		os.Remove(tags)
 		cmd := exec.Command("ctags", "-f", tags, "-L", list)
 		cmd.Dir = root
-		if _, u, err := runMeasured(cmd, nil); err != nil {
+		if _, u, err := runMeasured(cmd, nil, true); err != nil {
 			return nil, err
 		} else {
 			ctags.Runs = append(ctags.Runs, u)

@@ -112,45 +112,58 @@ func ParseExport(r io.Reader) (*Export, error) {
 // Target is the symbol the daemon measurements revolve around.
 type Target struct {
 	ExportNode
-	Callers int
-	Name    string // the last part of the label, what a Grep would look for
+	Callers  int    // every call edge into it
+	FromCode int    // those from non-test code
+	Name     string // the last part of the label, what a Grep would look for
 }
 
-// PickTarget chooses the function with the most callers outside test
-// files and testdata whose body has at least three lines (ties: the smaller id), so
-// that impact, search, read and edit cards all have something to say.
+// PickTarget chooses the function with the most callers from non-test
+// code (test functions and test files do not count: otherwise assertion
+// helpers win), itself outside test files and testdata, with a body of at
+// least three lines (ties: the smaller id), so that impact, search, read
+// and edit cards all have something to say. Callers is its whole count.
 func PickTarget(e *Export) (Target, error) {
-	callers := map[string]int{}
-	for _, ed := range e.Edges {
-		if ed.Type == "call" {
-			callers[ed.To]++
-		}
-	}
 	testFiles := map[string]bool{}
-	for _, n := range e.Nodes {
+	byID := make(map[string]*ExportNode, len(e.Nodes))
+	for i := range e.Nodes {
+		n := &e.Nodes[i]
+		byID[n.ID] = n
 		if n.Kind == "module" && n.Test {
 			testFiles[n.Path] = true
 		}
 	}
-	best := -1
-	for i, n := range e.Nodes {
-		if n.Kind != "func" || n.Test || testFiles[n.Path] || n.EndLine-n.StartLine < 3 || strings.Contains("/"+n.Path, "/testdata/") {
+	inTests := func(n *ExportNode) bool {
+		return n.Test || testFiles[n.Path] || strings.Contains("/"+n.Path, "/testdata/")
+	}
+	callers, fromCode := map[string]int{}, map[string]int{}
+	for _, ed := range e.Edges {
+		if ed.Type != "call" {
 			continue
 		}
-		if best < 0 || callers[n.ID] > callers[e.Nodes[best].ID] ||
-			(callers[n.ID] == callers[e.Nodes[best].ID] && n.ID < e.Nodes[best].ID) {
+		callers[ed.To]++
+		if from := byID[ed.From]; from != nil && !inTests(from) {
+			fromCode[ed.To]++
+		}
+	}
+	best := -1
+	for i, n := range e.Nodes {
+		if n.Kind != "func" || inTests(&e.Nodes[i]) || n.EndLine-n.StartLine < 3 {
+			continue
+		}
+		if best < 0 || fromCode[n.ID] > fromCode[e.Nodes[best].ID] ||
+			(fromCode[n.ID] == fromCode[e.Nodes[best].ID] && n.ID < e.Nodes[best].ID) {
 			best = i
 		}
 	}
-	if best < 0 || callers[e.Nodes[best].ID] == 0 {
-		return Target{}, fmt.Errorf("no function with callers in the graph (%d nodes): the corpus needs code that calls its own functions", len(e.Nodes))
+	if best < 0 || fromCode[e.Nodes[best].ID] == 0 {
+		return Target{}, fmt.Errorf("no function called from non-test code in the graph (%d nodes): the corpus needs code that calls its own functions", len(e.Nodes))
 	}
 	n := e.Nodes[best]
 	name := n.Label
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		name = name[i+1:]
 	}
-	return Target{ExportNode: n, Callers: callers[n.ID], Name: name}, nil
+	return Target{ExportNode: n, Callers: callers[n.ID], FromCode: fromCode[n.ID], Name: name}, nil
 }
 
 // Files lists the module paths of the export: the files ccd parsed.

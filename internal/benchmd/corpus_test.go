@@ -26,8 +26,14 @@ func TestPickTarget(t *testing.T) {
 {"id":"a.go::Also","kind":"func","label":"Also","path":"a.go","start_line":10,"end_line":20},
 {"id":"a_test.go::helper","kind":"func","label":"helper","path":"a_test.go","start_line":1,"end_line":9},
 {"id":"x/testdata/b.go::F","kind":"func","label":"F","path":"x/testdata/b.go","start_line":1,"end_line":9},
-{"id":"a.go::TestIt","kind":"func","label":"TestIt","path":"a.go","start_line":30,"end_line":40,"test":true}
+{"id":"a.go::TestIt","kind":"func","label":"TestIt","path":"a.go","start_line":30,"end_line":40,"test":true},
+{"id":"a.go::Zed","kind":"func","label":"Zed","path":"a.go","start_line":50,"end_line":60},
+{"id":"a_test.go::checkA","kind":"func","label":"checkA","path":"a_test.go","start_line":20,"end_line":22},
+{"id":"a_test.go::checkB","kind":"func","label":"checkB","path":"a_test.go","start_line":23,"end_line":25}
 ],"edges":[
+{"from":"a.go::TestIt","to":"a.go::Zed","type":"call"},
+{"from":"a_test.go::checkA","to":"a.go::Zed","type":"call"},
+{"from":"a_test.go::checkB","to":"a.go::Zed","type":"call"},
 {"from":"a.go","to":"a.go::T.Big","type":"contains"},
 {"from":"a.go::Also","to":"a.go::T.Big","type":"call"},
 {"from":"a.go::TestIt","to":"a.go::T.Big","type":"call"},
@@ -46,19 +52,20 @@ func TestPickTarget(t *testing.T) {
 {"from":"a.go::Small","to":"x/testdata/b.go::F","type":"call"}
 ]}`)
 	// Small has 3 callers but a two-line body; the test-file helper and the
-	// testdata function have 4; Big and Also tie at 2 and the smaller id wins.
+	// testdata function have 4; Zed has 3, all from tests; Big and Also
+	// have one caller each from non-test code, and the smaller id wins.
 	got, err := PickTarget(e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != "a.go::Also" || got.Callers != 2 || got.Name != "Also" {
-		t.Errorf("target %s (%d callers, name %q), want a.go::Also with 2", got.ID, got.Callers, got.Name)
+	if got.ID != "a.go::Also" || got.Callers != 2 || got.FromCode != 1 || got.Name != "Also" {
+		t.Errorf("target %s (%d callers, %d from code, name %q), want a.go::Also with 2, 1", got.ID, got.Callers, got.FromCode, got.Name)
 	}
 	if f := e.Files(); !slices.Equal(f, []string{"a.go", "a_test.go"}) {
 		t.Errorf("Files = %v", f)
 	}
 	// Qualified labels give the last part as the name to search for.
-	e.Edges = append(e.Edges, e.Edges[1], e.Edges[1])
+	e.Edges = append(e.Edges, e.Edges[4], e.Edges[4]) // Also → T.Big
 	if got, _ := PickTarget(e); got.ID != "a.go::T.Big" || got.Name != "Big" {
 		t.Errorf("target %s name %q, want a.go::T.Big, Big", got.ID, got.Name)
 	}
@@ -66,7 +73,7 @@ func TestPickTarget(t *testing.T) {
 
 func TestPickTargetNeedsCallers(t *testing.T) {
 	e := export(t, `{"nodes":[{"id":"a.py::f","kind":"func","label":"f","path":"a.py","start_line":1,"end_line":9}],"edges":[]}`)
-	if _, err := PickTarget(e); err == nil || !strings.Contains(err.Error(), "no function with callers") {
+	if _, err := PickTarget(e); err == nil || !strings.Contains(err.Error(), "no function called from non-test code") {
 		t.Errorf("err = %v", err)
 	}
 	if _, err := ParseExport(strings.NewReader("{nodes")); err == nil {

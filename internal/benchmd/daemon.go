@@ -196,6 +196,7 @@ func (d *daemonProc) searchReady(root string) error {
 // returns the process's whole usage (CPU time over its life, peak RSS).
 func (d *daemonProc) stop() (Usage, error) {
 	t0 := time.Now()
+	peak, _ := readHWM(d.cmd.Process.Pid) // its own address space (see Usage)
 	err := d.do(http.MethodPost, "/v1/stop", nil, nil)
 	if err != nil && !errors.Is(err, wire.ErrNoDaemon) {
 		d.kill()
@@ -208,7 +209,11 @@ func (d *daemonProc) stop() (Usage, error) {
 		return Usage{}, fmt.Errorf("the daemon did not exit within 2 minutes of /v1/stop")
 	}
 	d.log.Close()
-	return usageOf(d.cmd, time.Since(t0)), nil
+	u := usageOf(d.cmd, time.Since(t0))
+	if peak > 0 {
+		u.MaxRSSMB = peak
+	}
+	return u, nil
 }
 
 // kill ends the daemon at once (only on failure paths).

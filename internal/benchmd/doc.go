@@ -1,6 +1,9 @@
-// Package benchmd is ccd's benchmark harness: it builds nothing itself but
-// drives the real binaries (ccd, ccd-hook) in a private state directory,
-// measures each figure against its floor, and renders BENCHMARKS.md.
+// Package benchmd is ccd's benchmark harness: it drives the real binaries
+// (ccd, ccd-hook; built from the tree, or taken from a bin directory) in a
+// private state directory, measures each figure against its floor, and
+// renders BENCHMARKS.md. `just bench` runs it over GOROOT/src and the
+// Python standard library; `just bench-quick` over net/http and the
+// stdlib's email package, for CI.
 //
 // What it measures, per corpus (a copy of the tree, so nothing is ever
 // written into GOROOT or the Python installation):

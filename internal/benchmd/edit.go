@@ -88,7 +88,7 @@ func editBench(d *daemonProc, ccdBin, root, work string, t Target, iters int, lo
 	for range max(3, min(iters, 10)) {
 		cmd := exec.Command(ccdBin, "bench", "--mode", "floor", dir)
 		cmd.Env = append(append([]string(nil), d.env...), "CCD_WORKERS=1")
-		out, _, err := runMeasured(cmd, nil)
+		out, _, err := runMeasured(cmd, nil, false)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 )
 
@@ -289,6 +290,7 @@ func measureCorpus(bins binSet, c Corpus, work string, cfg Config, logf func(str
 		return nil, err
 	}
 	exp, buf = nil, bytes.Buffer{}
+	debug.FreeOSMemory() // the export of a big tree is large: give it back before measuring
 	logf("  target %s (%d callers)", r.Target.ID, r.Target.Callers)
 	time.Sleep(settle)
 	if st, err = d.status(); err != nil {

@@ -109,7 +109,7 @@ func hookBench(d *daemonProc, hookBin, noopBin, root string, t Target, iters int
 		}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = d.env
-		out, u, err := runMeasured(cmd, k.event(i))
+		out, u, err := runMeasured(cmd, k.event(i), false)
 		if err != nil {
 			return 0, err
 		}

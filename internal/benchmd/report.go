@@ -25,7 +25,8 @@ func (r *Report) Markdown() string {
 		p("## %s\n\n", c.Corpus.Name)
 		p("`%s`, copied to a temp dir (%s; `site-packages` and `__pycache__` left out): %s files parsed, %s nodes, %s edges. ",
 			c.Corpus.Dir, FormatBytes(c.CopyBytes), FormatCount(c.Files), FormatCount(c.Nodes), FormatCount(c.Edges))
-		p("Target symbol for queries, hooks and edits: `%s` (%s callers) in `%s`.\n\n", c.Target.ID, FormatCount(c.Target.Callers), c.Target.Path)
+		p("Target symbol for queries, hooks and edits (the function most called from non-test code): `%s` (%s callers, %s of them outside tests).\n\n",
+			c.Target.ID, FormatCount(c.Target.Callers), FormatCount(c.Target.FromCode))
 		writeCold(&b, c)
 		writeDaemon(&b, c)
 		writeHooks(&b, c)
@@ -195,7 +196,7 @@ func writeDaemon(b *strings.Builder, c *CorpusResult) {
 	rss("daemon RSS, no workspace", c.IdleRSSMB)
 	rss("daemon RSS at rest, corpus loaded", c.RestRSSMB)
 	rss("daemon RSS at rest, after the measurements below", c.AfterRSSMB)
-	rss("daemon peak RSS over its life (rusage)", c.Daemon.MaxRSSMB)
+	rss("daemon peak RSS over its life (VmHWM before stop)", c.Daemon.MaxRSSMB)
 	fc := cpuMS(c.Cold.Phases[0].Runs).Median()
 	t.Add("daemon CPU over its life (init, queries, hooks)", FormatMS(ms(c.Daemon.CPU)), dash, "raw parse CPU "+FormatMS(fc), FormatRatio(ms(c.Daemon.CPU), fc))
 	b.WriteString("### Daemon: start, warm start, edit → fresh, memory\n\n" + t.Markdown() + "\n")

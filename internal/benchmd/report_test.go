@@ -32,7 +32,7 @@ func fixedReport() *Report {
 	c := &CorpusResult{
 		Corpus: Corpus{Name: "GOROOT/src", Dir: "/usr/local/go/src"}, CopyBytes: 195 << 20,
 		Files: 6909, Nodes: 98508, Edges: 366496,
-		Target: Target{ExportNode: ExportNode{ID: "fmt/print.go::Sprintf", Path: "fmt/print.go"}, Callers: 5000, Name: "Sprintf"},
+		Target: Target{ExportNode: ExportNode{ID: "fmt/print.go::Sprintf", Path: "fmt/print.go"}, Callers: 5000, FromCode: 4000, Name: "Sprintf"},
 		Cold: &Cold{Phases: []*Phase{
 			{Name: "raw tree-sitter parse (floor)", Files: 6909, Workers: 2, Runs: runs([]float64{5600, 5500, 5800}, []float64{10000, 10100, 9900}, []float64{300, 310, 305})},
 			{Name: "ccd full index", Files: 6909, Workers: 2, Nodes: 98508, Edges: 366496, Runs: runs([]float64{10630, 10500, 11000}, []float64{19000, 19500, 18800}, []float64{542, 540, 545})},

@@ -193,8 +193,9 @@ func editLoop(b *testing.B, res *Result, root, rel, kind string) *Result {
 	b.ReportMetric(float64(took[(len(took)*99)/100].Microseconds())/1000, "p99-ms")
 	slices.Sort(parse)
 	slices.Sort(resolveT)
-	b.Logf("%s %s: %d edits, modes %v, last %+v; p50 read+parse %v, resolve+splice %v", rel, kind, len(took), modes,
-		res.ResolveStats(), parse[len(parse)/2], resolveT[len(resolveT)/2])
+	p99 := func(ds []time.Duration) time.Duration { return ds[(len(ds)*99)/100] }
+	b.Logf("%s %s: %d edits, modes %v, last %+v; read+parse p50 %v p99 %v, resolve+splice p50 %v p99 %v", rel, kind,
+		len(took), modes, res.ResolveStats(), parse[len(parse)/2], p99(parse), resolveT[len(resolveT)/2], p99(resolveT))
 	return res
 }
 

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -73,7 +74,25 @@ func (h hookHost) view(w *workspace) hooks.View {
 	return v
 }
 
-func (h hookHost) Apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
+func (h hookHost) Apply(ctx context.Context, root string, paths []string) (*graph.Graph, *graph.Graph, error) {
+	type result struct {
+		before, after *graph.Graph
+		err           error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, a, err := h.apply(root, paths)
+		done <- result{b, a, err}
+	}()
+	select {
+	case r := <-done:
+		return r.before, r.after, r.err
+	case <-ctx.Done():
+		return nil, nil, fmt.Errorf("graph update still running after the hook deadline: %w", ctx.Err())
+	}
+}
+
+func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
 	h.r.mu.Lock()
 	w := h.r.ws[root]
 	h.r.mu.Unlock()

@@ -73,11 +73,8 @@ type workspace struct {
 // recentChange is the graph before an update that changed a file.
 type recentChange struct {
 	before   *graph.Graph
-	at, last time.Time // first and last update of the burst
+	at, last time.Time // first and last update since a hook last took it
 }
-
-// burstGap separates bursts of writes to one file.
-const burstGap = time.Second
 
 // recentWindow is how long the graph before a file's last change is kept.
 const recentWindow = 30 * time.Second

@@ -262,9 +262,10 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 			}
 		}
 		for _, p := range hint {
-			// A burst of writes (a non-atomic save shows up as a truncate,
-			// then the content) keeps the graph before its first write.
-			if c, ok := ws.recent[p]; ok && now.Sub(c.last) < burstGap {
+			// Until a hook takes it, the entry keeps the graph before the
+			// first of a file's changes: a non-atomic save seen half-way
+			// (truncated, then the content) must not become the "before".
+			if c, ok := ws.recent[p]; ok && now.Sub(c.at) < recentWindow {
 				c.last = now
 				ws.recent[p] = c
 				continue

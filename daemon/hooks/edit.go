@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -213,7 +214,7 @@ func callerFileCount(cs []caller) int {
 	return len(seen)
 }
 
-func (e *Engine) afterEdit(ev *Event) outcome {
+func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	p := abs(ev.FilePath(), ev.Cwd)
 	if p == "" {
 		return outcome{reason: "edit without a file path"}
@@ -231,7 +232,7 @@ func (e *Engine) afterEdit(ev *Event) outcome {
 	if auto != "" {
 		out.kind, out.text, out.exempt = "auto-init", auto, true
 	}
-	before, after, err := e.host.Apply(root, []string{p})
+	before, after, err := e.host.Apply(ctx, root, []string{p})
 	if err != nil {
 		out.reason = "update failed: " + err.Error()
 		return out

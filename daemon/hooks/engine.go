@@ -31,7 +31,9 @@ type Host interface {
 	// Apply brings the given files (absolute paths) of root up to date now
 	// and returns the graph before and after. before is nil when root has
 	// no graph yet.
-	Apply(root string, paths []string) (before, after *graph.Graph, err error)
+	// It gives up (with an error) when ctx ends first; the update then
+	// finishes in the background.
+	Apply(ctx context.Context, root string, paths []string) (before, after *graph.Graph, err error)
 	// Rescan brings root up to date with its tree in the background (after
 	// a branch switch, a pull, a stash).
 	Rescan(root string)
@@ -134,6 +136,11 @@ func (e *Engine) Handle(ctx context.Context, body []byte, env Env) ([]byte, erro
 		return nil, err
 	}
 	ev.ProjectDir, ev.ConfigDir = env.ProjectDir, env.ConfigDir
+	if e.pol.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.pol.Deadline)
+		defer cancel()
+	}
 	var out outcome
 	switch ev.Name {
 	case "SessionStart":

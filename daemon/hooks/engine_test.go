@@ -35,7 +35,7 @@ func (h *indexHost) View(root string) (View, bool) {
 	}
 	return View{Root: root, State: "ready", Graph: h.res.Graph, Files: h.res.Summary.Parsed, Languages: h.res.Summary.Languages}, true
 }
-func (h *indexHost) Apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
+func (h *indexHost) Apply(ctx context.Context, root string, paths []string) (*graph.Graph, *graph.Graph, error) {
 	before := h.res.Graph
 	next, _, err := h.res.Update(nil)
 	if err != nil {
@@ -224,7 +224,7 @@ func TestDiffFileRename(t *testing.T) {
 	p := filepath.Join(h.root, "shop", "pricing.py")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, []byte(strings.Replace(string(b), "def base_price(item)", "def list_price(item)", 1)), 0o644)
-	_, after, err := h.Apply(h.root, []string{p})
+	_, after, err := h.Apply(context.Background(), h.root, []string{p})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func (e *Engine) postTool(ctx context.Context, ev *Event) outcome {
 	case "Read":
 		return e.afterRead(ev)
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-		return e.afterEdit(ev)
+		return e.afterEdit(ctx, ev)
 	case "Bash":
 		return e.afterBash(ev)
 	}

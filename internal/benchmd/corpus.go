@@ -118,8 +118,9 @@ type Target struct {
 }
 
 // PickTarget chooses the function with the most callers from non-test
-// code (test functions and test files do not count: otherwise assertion
-// helpers win), itself outside test files and testdata, with a body of at
+// code (test functions, test files and anything under a test, tests or
+// testdata directory do not count: otherwise assertion helpers win),
+// itself outside tests, with a body of at
 // least three lines (ties: the smaller id), so that impact, search, read
 // and edit cards all have something to say. Callers is its whole count.
 func PickTarget(e *Export) (Target, error) {
@@ -133,7 +134,9 @@ func PickTarget(e *Export) (Target, error) {
 		}
 	}
 	inTests := func(n *ExportNode) bool {
-		return n.Test || testFiles[n.Path] || strings.Contains("/"+n.Path, "/testdata/")
+		p := "/" + n.Path
+		return n.Test || testFiles[n.Path] ||
+			strings.Contains(p, "/testdata/") || strings.Contains(p, "/test/") || strings.Contains(p, "/tests/")
 	}
 	callers, fromCode := map[string]int{}, map[string]int{}
 	for _, ed := range e.Edges {

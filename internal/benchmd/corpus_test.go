@@ -29,8 +29,12 @@ func TestPickTarget(t *testing.T) {
 {"id":"a.go::TestIt","kind":"func","label":"TestIt","path":"a.go","start_line":30,"end_line":40,"test":true},
 {"id":"a.go::Zed","kind":"func","label":"Zed","path":"a.go","start_line":50,"end_line":60},
 {"id":"a_test.go::checkA","kind":"func","label":"checkA","path":"a_test.go","start_line":20,"end_line":22},
-{"id":"a_test.go::checkB","kind":"func","label":"checkB","path":"a_test.go","start_line":23,"end_line":25}
+{"id":"a_test.go::checkB","kind":"func","label":"checkB","path":"a_test.go","start_line":23,"end_line":25},
+{"id":"lib/test/support.py::run","kind":"func","label":"run","path":"lib/test/support.py","start_line":1,"end_line":9},
+{"id":"tests/h.py::go","kind":"func","label":"go","path":"tests/h.py","start_line":1,"end_line":9}
 ],"edges":[
+{"from":"lib/test/support.py::run","to":"a.go::Zed","type":"call"},
+{"from":"tests/h.py::go","to":"a.go::Zed","type":"call"},
 {"from":"a.go::TestIt","to":"a.go::Zed","type":"call"},
 {"from":"a_test.go::checkA","to":"a.go::Zed","type":"call"},
 {"from":"a_test.go::checkB","to":"a.go::Zed","type":"call"},
@@ -52,7 +56,8 @@ func TestPickTarget(t *testing.T) {
 {"from":"a.go::Small","to":"x/testdata/b.go::F","type":"call"}
 ]}`)
 	// Small has 3 callers but a two-line body; the test-file helper and the
-	// testdata function have 4; Zed has 3, all from tests; Big and Also
+	// testdata function have 4; Zed has 5, all from tests (two from
+	// helpers under test directories); Big and Also
 	// have one caller each from non-test code, and the smaller id wins.
 	got, err := PickTarget(e)
 	if err != nil {
@@ -65,7 +70,7 @@ func TestPickTarget(t *testing.T) {
 		t.Errorf("Files = %v", f)
 	}
 	// Qualified labels give the last part as the name to search for.
-	e.Edges = append(e.Edges, e.Edges[4], e.Edges[4]) // Also → T.Big
+	e.Edges = append(e.Edges, e.Edges[6], e.Edges[6]) // Also → T.Big
 	if got, _ := PickTarget(e); got.ID != "a.go::T.Big" || got.Name != "Big" {
 		t.Errorf("target %s name %q, want a.go::T.Big, Big", got.ID, got.Name)
 	}

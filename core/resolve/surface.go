@@ -150,10 +150,34 @@ func surfaceOf(f *facts.File) []surfEntry {
 		case isStar(f.Lang, im):
 			e.group = "*" // any change of wildcard imports is wide
 		case im.Name != "" || im.Kind == "default" || f.Lang == "rust" || f.Lang == "java":
-			// A symbol import: other modules may import it from here.
-			e.group = "i:" + im.Alias + ":" + im.Name + ":" + lastSeg(im.Spec)
-			e.global = tokens(spec, nil, im.Alias, im.Name, lastSeg(im.Spec))
-			e.refers = tokens(spec, nil, im.Name, lastSeg(im.Spec))
+			// A symbol import: other modules may import it from here, under
+			// its local name. What it means depends on the symbol's name in
+			// its module (the module itself is found by path; see
+			// compareBinds): the imported name, the last segment of a Rust
+			// or Java path, every segment of a Java path (nested classes),
+			// the default export.
+			e.group = "i:" + im.Alias + ":" + im.Name + ":" + im.Spec
+			sym := im.Name
+			switch {
+			case im.Kind == "default" && sym == "":
+				sym = "default"
+			case sym == "":
+				sym = lastSeg(im.Spec)
+			}
+			e.refers = tokens(spec, nil, sym)
+			if f.Lang == "java" {
+				e.refers = tokens(spec, e.refers, im.Spec)
+			}
+			local := im.Alias
+			if local == "" {
+				local = sym
+			}
+			e.global = tokens(spec, nil, local)
+			if f.Lang == "rust" {
+				// `use a::b::{self}` binds b; a module path also names
+				// submodules other paths go through.
+				e.global = tokens(spec, e.global, im.Spec)
+			}
 		default:
 			e.group = "m:" + im.Alias + ":" + im.Spec
 			for _, n := range tokens(spec, nil, im.Alias, im.Spec) {

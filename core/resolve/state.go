@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -229,7 +230,7 @@ func (u *update) classify(changed []*facts.File, removed []string) {
 		if fi == nil {
 			u.structural = true
 			u.addNames(globalKeys(f)...)
-			u.addNames(structuralNames(f)...)
+			u.addNames(u.structuralNames(f)...)
 			u.added = append(u.added, &fileInfo{f: f})
 			continue
 		}
@@ -240,8 +241,8 @@ func (u *update) classify(changed []*facts.File, removed []string) {
 			u.structural = true
 			u.addNames(globalKeys(fi.f)...)
 			u.addNames(globalKeys(f)...)
-			u.addNames(structuralNames(fi.f)...)
-			u.addNames(structuralNames(f)...)
+			u.addNames(u.structuralNames(fi.f)...)
+			u.addNames(u.structuralNames(f)...)
 		}
 		cur := surfaceOf(f)
 		global, local, wide := surfaceDiff(fi.surface(), cur)
@@ -258,10 +259,22 @@ func (u *update) classify(changed []*facts.File, removed []string) {
 		if fi := r.files[p]; fi != nil {
 			u.structural = true
 			u.addNames(globalKeys(fi.f)...)
-			u.addNames(structuralNames(fi.f)...)
+			u.addNames(u.structuralNames(fi.f)...)
 			u.gone = append(u.gone, fi)
 		}
 	}
+}
+
+// structuralNames adds the crate's name to a Rust file's structural names
+// (`use mycrate::a::f` starts at the crate root).
+func (u *update) structuralNames(f *facts.File) []string {
+	out := structuralNames(f)
+	if f.Lang == "rust" {
+		if c := u.r.crateOf(&fileInfo{f: f, dir: path.Dir(f.Path)}); c.Name != "" {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }
 
 func globalKeys(f *facts.File) []string {

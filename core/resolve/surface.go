@@ -354,14 +354,16 @@ func surfaceDiff(old, cur []surfEntry) (global, local []string, wide bool) {
 }
 
 // structuralNames are the names under which a file added or removed can
-// be found by path while calls are resolved (Python submodules, Rust
-// module paths): the segments of its path without the extension, its
-// package, and for Rust the words that start a path at a crate root.
-// Import specs that name the file are checked by binding imports again.
+// be found by path while calls are resolved, not only while imports are
+// bound (which compareBinds checks): Python submodules (`pkg.sub.f()`) and
+// Rust module paths. They are the segments of its path without the
+// extension, and for Rust the words that start a path at a crate root.
 func structuralNames(f *facts.File) []string {
-	out := tokens(defaultSpec, nil, strings.TrimSuffix(f.Path, path.Ext(f.Path)), f.Package)
-	if f.Lang == "rust" {
-		out = append(out, "crate", "self", "super")
+	switch f.Lang {
+	case "python":
+		return tokens(defaultSpec, nil, strings.TrimSuffix(f.Path, path.Ext(f.Path)))
+	case "rust":
+		return append(tokens(defaultSpec, nil, strings.TrimSuffix(f.Path, path.Ext(f.Path))), "crate", "self", "super")
 	}
-	return out
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -134,13 +133,6 @@ func (r *resolver) resolveAll() *graph.Graph {
 // new set of files. Files with unchanged facts may be listed in changed.
 func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) (*graph.Graph, Stats) {
 	r := s.r
-	t0 := time.Now()
-	lap := func(phase string) {
-		if traceUpdate != nil {
-			traceUpdate(phase, time.Since(t0))
-			t0 = time.Now()
-		}
-	}
 	s.ready()
 	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}}
 	u.classify(changed, removed)
@@ -154,9 +146,7 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 			before[fi] = bindSigs(fi)
 		}
 	}
-	lap("classify")
 	u.apply()
-	lap("apply")
 	if u.structural {
 		r.parallel(func(i int) { r.rebind(r.list[i]) })
 		u.compareBinds(before)
@@ -165,7 +155,6 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
 	}
 	u.close()
-	lap("close")
 	if u.tooMany() {
 		return u.full(), Stats{Mode: "full", Resolved: len(r.list), Names: len(u.names)}
 	}
@@ -173,13 +162,8 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 	if len(u.names) > 0 || u.structural || len(u.D) > len(u.mods) {
 		st.Mode = "dependents"
 	}
-	ng := u.splice(g, lap)
-	return ng, st
+	return u.splice(g), st
 }
-
-// traceUpdate, when set (by tests), hears how long each phase of an update
-// took.
-var traceUpdate func(phase string, d time.Duration)
 
 // update is one State.Update in progress.
 type update struct {
@@ -196,7 +180,6 @@ type update struct {
 	D     map[*fileInfo]bool     // files to resolve again
 	// depCalls and allCalls count the call sites of D and of all files.
 	depCalls, allCalls int
-	surf               map[*fileInfo][]surfEntry
 }
 
 type mod struct {
@@ -492,7 +475,7 @@ func (u *update) full() *graph.Graph {
 
 // splice resolves the files in D again and splices their nodes and edges
 // into g.
-func (u *update) splice(g *graph.Graph, lap func(string)) *graph.Graph {
+func (u *update) splice(g *graph.Graph) *graph.Graph {
 	r := u.r
 	var list []*fileInfo
 	for _, fi := range r.list {
@@ -520,8 +503,5 @@ func (u *update) splice(g *graph.Graph, lap func(string)) *graph.Graph {
 	for _, fi := range u.gone {
 		files = append(files, fi.f.Path)
 	}
-	lap("resolve")
-	ng := g.Splice(files, ns, es)
-	lap("splice")
-	return ng
+	return g.Splice(files, ns, es)
 }

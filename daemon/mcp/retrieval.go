@@ -226,24 +226,15 @@ func (r *retrieval) status(ctx context.Context, args map[string]json.RawMessage)
 }
 
 func (r *retrieval) index(ctx context.Context, args map[string]json.RawMessage) (string, error) {
-	ix, _, err := r.index_(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	var a struct {
-		Glob string `json:"glob"`
-	}
-	if err := decode(args, &a); err != nil {
-		return "", err
-	}
-	rep, err := ix.IndexGlob(a.Glob)
-	if err != nil {
-		return "", err
-	}
-	return pretty(rep), nil
+	return globOp(ctx, r, args, (*search.Index).IndexGlob)
 }
 
 func (r *retrieval) invalidate(ctx context.Context, args map[string]json.RawMessage) (string, error) {
+	return globOp(ctx, r, args, (*search.Index).Invalidate)
+}
+
+// globOp runs an index operation whose one parameter is a glob.
+func globOp[T any](ctx context.Context, r *retrieval, args map[string]json.RawMessage, op func(*search.Index, string) (T, error)) (string, error) {
 	ix, _, err := r.index_(ctx, args)
 	if err != nil {
 		return "", err
@@ -254,7 +245,7 @@ func (r *retrieval) invalidate(ctx context.Context, args map[string]json.RawMess
 	if err := decode(args, &a); err != nil {
 		return "", err
 	}
-	rep, err := ix.Invalidate(a.Glob)
+	rep, err := op(ix, a.Glob)
 	if err != nil {
 		return "", err
 	}

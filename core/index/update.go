@@ -35,9 +35,12 @@ func (s UpdateStats) String() string {
 // Build (so ignore files, new directories, deletions and renames are seen
 // exactly as a clean build would), files reported as changed (hint, paths
 // relative to the root) or whose size or modification time moved are read,
-// and only those whose content hash differs are parsed again. Everything
-// is then resolved again, so the result is the graph a clean Build would
-// produce. r itself is not modified: readers may keep using it.
+// and only those whose content hash differs are parsed again. The changed
+// files and the files whose resolution depends on them are then resolved
+// again (see resolve.State; everything, when that is about as cheap), and
+// the result is the graph a clean Build would produce. r itself is not
+// modified: readers may keep using it; its resolver state moves to the new
+// Result, so updating r again resolves everything.
 func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	t0 := time.Now()
 	var st UpdateStats

@@ -41,9 +41,6 @@ test: build
     go test ./...
     bash scripts/mcp-client-check.sh
 
-# Python standard library, the second benchmark corpus.
-pystdlib := `python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])' 2>/dev/null || true`
-
 # Measure ccd against its floors and write BENCHMARKS.md: cold index vs the
 # raw tree-sitter parse (and universal-ctags when installed) on GOROOT/src
 # and the Python stdlib, warm start, edit -> fresh graph, hook round trips

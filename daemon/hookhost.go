@@ -191,12 +191,14 @@ func (h hookHost) SnapshotBoard(root string) {
 	}
 }
 
+// clip collapses white space and cuts s to n runes with an ellipsis.
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
+	r := []rune(s)
+	if len(r) <= n {
 		return s
 	}
-	return s[:n-1] + "…"
+	return string(r[:n-1]) + "…"
 }
 
 // hasSource reports whether root holds at least one file of a known

@@ -395,6 +395,7 @@ func (r *registry) remove(root string) error {
 		wt.close()
 	}
 	r.stopLSP(w)
+	w.closeSearch()
 	w.upd.Lock()
 	if w.store != nil {
 		w.store.Close()

@@ -205,3 +205,14 @@ func (h mcpHost) Search(ctx context.Context, root string) (*search.Index, *graph
 	}
 	return ix, g, nil
 }
+
+// closeSearch releases ws's parser (the index itself is garbage).
+func (ws *workspace) closeSearch() {
+	s := &ws.search
+	s.parserMu.Lock()
+	defer s.parserMu.Unlock()
+	if s.parser != nil {
+		s.parser.Close()
+		s.parser = nil
+	}
+}

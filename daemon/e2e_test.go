@@ -18,10 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // bins holds the real binaries, built once for all tests.
@@ -180,22 +179,7 @@ func tempDir(t *testing.T) string {
 
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "graph", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := tempDir(t)
-	for _, f := range ar.Files {
-		if f.Name == "expect" || f.Name == "golden" {
-			continue
-		}
-		p := filepath.Join(dir, f.Name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "graph", name+".txtar")), tempDir(t))
 }
 
 var event = []byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/x.py"},"session_id":"s1","cwd":"/tmp"}`)

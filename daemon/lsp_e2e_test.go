@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // lspPath is where scripts/install-lsp.sh puts the servers.
@@ -36,16 +35,7 @@ func lspPath(t *testing.T, server string) string {
 func TestDaemonRefinesWithGopls(t *testing.T) {
 	dir := lspPath(t, "gopls")
 	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
-	ar, err := txtar.ParseFile(filepath.Join("..", "testdata", "lsp", "go.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := tempDir(t)
-	for _, f := range ar.Files {
-		if f.Name != "expect" {
-			writeFile(t, filepath.Join(root, f.Name), f.Data)
-		}
-	}
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
 	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
@@ -92,13 +82,7 @@ func TestDaemonRefinesWithGopls(t *testing.T) {
 func TestExportLSPMode(t *testing.T) {
 	dir := lspPath(t, "gopls")
 	e := newEnv(t, "CCD_LSP_PATH="+dir)
-	ar, _ := txtar.ParseFile(filepath.Join("..", "testdata", "lsp", "go.txtar"))
-	root := tempDir(t)
-	for _, f := range ar.Files {
-		if f.Name != "expect" {
-			writeFile(t, filepath.Join(root, f.Name), f.Data)
-		}
-	}
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
 	off := e.run(bins.ccd, nil, "export", root, "-q", "--lsp=off")
 	auto := e.run(bins.ccd, nil, "export", root, "--lsp=auto")
 	if off.code != 0 || auto.code != 0 {

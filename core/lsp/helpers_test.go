@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // TestMain points CCD_LSP_PATH at the servers scripts/install-lsp.sh
@@ -43,23 +44,8 @@ func needServer(t testing.TB, err error) {
 // new temporary directory.
 func extract(t testing.TB, path string) (string, *txtar.Archive) {
 	t.Helper()
-	ar, err := txtar.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "expect" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ar := testrepo.Read(t, path)
+	dir := testrepo.Write(t, ar, t.TempDir())
 	return dir, ar
 }
 

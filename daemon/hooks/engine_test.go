@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // indexHost serves one real, in-process index (no daemon) to the engine.
@@ -52,18 +51,7 @@ func (h *indexHost) Mirror(root, dir string)    {}
 
 func shopRepo(t *testing.T) *indexHost {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "hooks", "repos", "shop.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	for _, f := range ar.Files {
-		p := filepath.Join(dir, f.Name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testrepo.Unpack(t, filepath.Join("..", "..", "testdata", "hooks", "repos", "shop.txtar"))
 	res, err := index.Build(dir, config.Default())
 	if err != nil {
 		t.Fatal(err)

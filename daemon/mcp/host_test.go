@@ -19,12 +19,12 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/tools/txtar"
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // testHost implements Host on real index.Build results of fixture
@@ -167,27 +167,11 @@ var (
 // a new temporary directory.
 func unpack(t testing.TB, fixture string) string {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("../../testdata/graph", fixture+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	dir = filepath.Join(dir, fixture+"-repo")
-	for _, f := range ar.Files {
-		if f.Name == "expect" || f.Name == "golden" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir = testrepo.Write(t, testrepo.Read(t, filepath.Join("../../testdata/graph", fixture+".txtar")), filepath.Join(dir, fixture+"-repo"))
 	return dir
 }
 

@@ -1,35 +1,18 @@
 package benchmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/txtar"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // fixtureCorpus unpacks a testdata/graph repository (without its expect
 // and golden sections) into a temp dir.
 func fixtureCorpus(t *testing.T, lang string) Corpus {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("..", "..", "testdata", "graph", lang+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "expect" || f.Name == "golden" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testrepo.Unpack(t, filepath.Join("..", "..", "testdata", "graph", lang+".txtar"))
 	return Corpus{Name: lang + " fixture", Dir: dir}
 }
 

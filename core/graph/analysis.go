@@ -452,12 +452,28 @@ func (g *Graph) Similar(q string, limit int) []Suggestion {
 		case strings.Contains(ln, lq):
 			s = 600 - float64(len(ln)-len(lq))
 		default:
-			d := editDistance(lq, ln)
-			if maxd := len(lq) / 3; d <= maxd && d <= 3 {
-				s = 400 - 50*float64(d)
-			} else if len(ln) >= 3 && strings.Contains(lq, ln) {
+			// The length checks skip the quadratic comparisons for names
+			// that cannot qualify (most of a large graph): an edit distance
+			// d needs |len difference| <= d, and a long common subsequence
+			// needs len(ln) <= 2*len(lq).
+			maxd := min(len(lq)/3, 3)
+			diff := len(ln) - len(lq)
+			if diff < 0 {
+				diff = -diff
+			}
+			if diff <= maxd {
+				if d := editDistanceMax(lq, ln, maxd); d <= maxd {
+					s = 400 - 50*float64(d)
+					break
+				}
+			}
+			if len(ln) >= 3 && strings.Contains(lq, ln) {
 				s = 300 - float64(len(lq)-len(ln))
-			} else if sub := lcsLen(lq, ln); len(lq) >= 4 && sub*4 >= len(lq)*3 && sub*2 >= len(ln) {
+			} else if len(lq) < 4 || len(ln) > 2*len(lq) {
+				continue
+			} else if ub := commonBytes(lq, ln); ub*4 < len(lq)*3 || ub*2 < len(ln) {
+				continue // not even the shared bytes could make the subsequence long enough
+			} else if sub := lcsLen(lq, ln); sub*4 >= len(lq)*3 && sub*2 >= len(ln) {
 				s = 100 + 100*float64(sub)/float64(len(lq)) - float64(len(ln)-sub)
 			} else {
 				continue
@@ -515,23 +531,32 @@ func qualifierBonus(typed, qual string) float64 {
 	return 0
 }
 
-func editDistance(a, b string) int {
+func editDistance(a, b string) int { return editDistanceMax(a, b, 99) }
+
+// editDistanceMax is editDistance, giving up with max+1 as soon as every
+// entry of a row exceeds max (the distance can only grow from there).
+func editDistanceMax(a, b string, max int) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 99
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var pb, cb [65]int
+	prev, cur := pb[:len(b)+1], cb[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := i
 		for j := 1; j <= len(b); j++ {
 			c := 1
 			if a[i-1] == b[j-1] {
 				c = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > max {
+			return max + 1
 		}
 		prev, cur = cur, prev
 	}
@@ -543,8 +568,8 @@ func lcsLen(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 0
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var pb, cb [65]int
+	prev, cur := pb[:len(b)+1], cb[:len(b)+1]
 	for i := 1; i <= len(a); i++ {
 		for j := 1; j <= len(b); j++ {
 			if a[i-1] == b[j-1] {
@@ -556,6 +581,23 @@ func lcsLen(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// commonBytes bounds lcsLen from above: how many bytes a and b share,
+// counted with multiplicity.
+func commonBytes(a, b string) int {
+	var count [256]int16
+	for i := 0; i < len(a); i++ {
+		count[a[i]]++
+	}
+	n := 0
+	for i := 0; i < len(b); i++ {
+		if count[b[i]] > 0 {
+			count[b[i]]--
+			n++
+		}
+	}
+	return n
 }
 
 // BestAt picks the most informative symbol defined in file p that overlaps

@@ -134,3 +134,33 @@ func TestSortedUnique(t *testing.T) {
 		}
 	}
 }
+
+func TestEditDistanceMaxAndCommonBytes(t *testing.T) {
+	cases := []struct {
+		a, b      string
+		max, want int
+	}{
+		{"kitten", "sitting", 3, 3},
+		{"kitten", "sitting", 1, 2}, // gives up: max+1
+		{"serve", "serve", 0, 0},
+		{"handlerequst", "handlerequest", 3, 1},
+		{"abc", "xyz", 1, 2},
+	}
+	for _, c := range cases {
+		if got := editDistanceMax(c.a, c.b, c.max); got != c.want {
+			t.Errorf("editDistanceMax(%q, %q, %d) = %d, want %d", c.a, c.b, c.max, got, c.want)
+		}
+		// Within the bound it agrees with the full distance.
+		if full := editDistance(c.a, c.b); full <= c.max && full != editDistanceMax(c.a, c.b, c.max) {
+			t.Errorf("editDistanceMax(%q, %q) disagrees with editDistance %d", c.a, c.b, full)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"abc", "cab", 3}, {"aab", "abb", 2}, {"serve", "xyz", 0}} {
+		if got := commonBytes(c.a, c.b); got != c.want || got < lcsLen(c.a, c.b) {
+			t.Errorf("commonBytes(%q, %q) = %d, want %d (and at least the LCS %d)", c.a, c.b, got, c.want, lcsLen(c.a, c.b))
+		}
+	}
+}

@@ -95,3 +95,31 @@ func TestExportLSPMode(t *testing.T) {
 		t.Errorf("export --lsp=auto does not report what it did: %s", auto.stderr)
 	}
 }
+
+// TestDaemonRefinesEdits: after an edit, the servers are asked about the
+// edited file again, so a new call through an interface gets its lsp edge.
+func TestDaemonRefinesEdits(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "first refinement", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	p := filepath.Join(root, "app", "app.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// Page notifies on call.\nfunc Page(n notify.Notifier) error {\n\treturn n.Notify(\"page\")\n}\n")...), 0o644)
+	waitFor(t, "Page as an lsp caller of SMS.Notify", 3*time.Minute, func() bool {
+		r := e.run(bins.ccd, nil, "impact", "--root", root, "SMS.Notify", "--json")
+		var ans struct {
+			Callers []struct{ ID, Confidence string } `json:"callers"`
+		}
+		json.Unmarshal([]byte(r.stdout), &ans)
+		for _, c := range ans.Callers {
+			if c.ID == "app/app.go::Page" && c.Confidence == "lsp" {
+				return true
+			}
+		}
+		return false
+	})
+}

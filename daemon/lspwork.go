@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
@@ -39,6 +40,9 @@ type lspState struct {
 	applying bool
 	cancel   context.CancelFunc
 	err      string
+	pending  map[string]bool // files changed since the last refinement
+	rerun    bool            // a re-refinement is scheduled
+	runMu    sync.Mutex      // one re-refinement at a time
 }
 
 // lspMode reads CCD_LSP: "auto" (default) refines with the language
@@ -234,4 +238,122 @@ func ServerTable() ([]lsp.ServerSpec, error) {
 		user = append(user, spec)
 	}
 	return append(user, specs...), nil
+}
+
+// refineChanged re-asks the language servers about the call sites of
+// files an update changed, after telling them the files changed, and
+// merges the answers into ws's refinement: the edges from those files are
+// replaced. It runs in the background after updates (coalesced), only
+// once a first refinement is done.
+func (r *registry) refineChanged(ws *workspace, prev, next *index.Result) {
+	if r.lspm == nil || prev == nil || next == nil {
+		return
+	}
+	s := &ws.lsp
+	s.mu.Lock()
+	if s.ref == nil || s.state != LSPDone {
+		s.mu.Unlock()
+		return
+	}
+	if s.pending == nil {
+		s.pending = map[string]bool{}
+	}
+	old := make(map[string]string, len(prev.Files))
+	for _, f := range prev.Files {
+		old[f.Path] = f.Hash
+	}
+	for _, f := range next.Files {
+		if h, ok := old[f.Path]; !ok || h != f.Hash {
+			s.pending[f.Path] = true
+		}
+	}
+	if len(s.pending) == 0 || s.rerun {
+		s.mu.Unlock()
+		return
+	}
+	s.rerun = true
+	s.mu.Unlock()
+	// Edits come in bursts: wait a moment, then take everything pending.
+	time.Sleep(lspEditDelay)
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	s.mu.Lock()
+	paths := s.pending
+	s.pending, s.rerun = nil, false
+	ref := s.ref
+	s.state = LSPRefining
+	s.mu.Unlock()
+
+	res, _ := ws.snapshot()
+	var files []*facts.File
+	var abs []string
+	for _, f := range res.Files {
+		if paths[f.Path] {
+			files = append(files, f)
+			abs = append(abs, filepath.Join(ws.root, filepath.FromSlash(f.Path)))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, p := range abs {
+		if sess, err := r.lspm.SessionFor(ws.root, p); err == nil && sess.Ready() {
+			sess.FilesChanged(ctx, []string{p})
+		}
+	}
+	add, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, files, lsp.RefineOptions{})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = LSPDone
+	if err != nil {
+		r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
+		return
+	}
+	fromChanged := func(e graph.EdgeSpec) bool {
+		p, _, _ := strings.Cut(e.From, "::")
+		return paths[p]
+	}
+	merged := &lsp.Refinement{Stats: ref.Stats}
+	for _, e := range ref.Edges {
+		if !fromChanged(e) {
+			merged.Edges = append(merged.Edges, e)
+		}
+	}
+	for _, e := range ref.Stale {
+		if !fromChanged(e) {
+			merged.Stale = append(merged.Stale, e)
+		}
+	}
+	merged.Edges = append(merged.Edges, add.Edges...)
+	merged.Stale = append(merged.Stale, add.Stale...)
+	merged.Stats.Added, merged.Stats.Upgraded = countLSP(merged, res.Graph)
+	s.ref, s.stats, s.base, s.g = merged, merged.Stats, res, lsp.Apply(res.Graph, merged)
+	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))
+}
+
+// lspEditDelay is how long re-refinement waits for more edits.
+var lspEditDelay = 500 * time.Millisecond
+
+// countLSP recounts a merged refinement's added and confirmed edges
+// against the tree-sitter graph g.
+func countLSP(ref *lsp.Refinement, g *graph.Graph) (added, upgraded int) {
+	for _, e := range ref.Edges {
+		from, ok1 := g.Index(e.From)
+		to, ok2 := g.Index(e.To)
+		if !ok1 || !ok2 {
+			continue
+		}
+		found := false
+		for _, ei := range g.Out(from) {
+			if g.Edges[ei].To == to && g.Edges[ei].Type == graph.Call {
+				found = true
+				break
+			}
+		}
+		if found {
+			upgraded++
+		} else {
+			added++
+		}
+	}
+	return added, upgraded
 }

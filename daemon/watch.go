@@ -279,6 +279,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	go r.persist(ws)
 	if changed {
 		go r.syncSearch(ws, res, next)
+		go r.refineChanged(ws, res, next)
 	}
 	return res, next, nil
 }

@@ -38,3 +38,23 @@ func TestImpactSitesInSeveralFiles(t *testing.T) {
 		t.Errorf("text does not mention the other file:\n%s", b.String())
 	}
 }
+
+func TestLanguages(t *testing.T) {
+	cases := []struct {
+		m    map[string]int
+		n    int
+		want string
+	}{
+		{nil, 4, "no known language"},
+		{map[string]int{"go": 1380, "python": 32}, 4, "go 1,380, python 32"},
+		{map[string]int{"a": 1, "b": 1, "c": 5}, 2, "c 5, a 1, +1 more"},
+	}
+	for _, c := range cases {
+		if got := Languages(c.m, c.n); got != c.want {
+			t.Errorf("Languages(%v, %d) = %q, want %q", c.m, c.n, got, c.want)
+		}
+	}
+	if got := Thousands(1234567); got != "1,234,567" {
+		t.Errorf("Thousands = %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/report"
 )
 
 // A card is a few lines of context: a tagged head, body lines, and one
@@ -56,17 +57,8 @@ func truncate(s string, max int) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-// thousands formats n with thin separators people read quickly: 18,201.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+// thousands formats n with separators people read quickly: 18,201.
+func thousands(n int) string { return report.Thousands(n) }
 
 // label is how a card names a node: its qualified name, or its path.
 func label(n *graph.Node) string {
@@ -221,31 +213,7 @@ func testNames(g *graph.Graph, tests []int, max int) string {
 }
 
 // languages renders "go 380, python 32", biggest first.
-func languages(langs map[string]int) string {
-	type kv struct {
-		k string
-		v int
-	}
-	var xs []kv
-	for k, v := range langs {
-		xs = append(xs, kv{k, v})
-	}
-	sort.Slice(xs, func(i, j int) bool {
-		if xs[i].v != xs[j].v {
-			return xs[i].v > xs[j].v
-		}
-		return xs[i].k < xs[j].k
-	})
-	var parts []string
-	for i, x := range xs {
-		if i == 4 {
-			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-4))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %s", x.k, thousands(x.v)))
-	}
-	return strings.Join(parts, ", ")
-}
+func languages(langs map[string]int) string { return report.Languages(langs, 4) }
 
 // hubs returns the modules with the most import and call links, best
 // first.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/board"
@@ -143,34 +142,7 @@ func (c *canvas) init(ctx context.Context, a args) (*response, *toolError) {
 }
 
 // langList renders "python 10, go 3" (most files first), at most n.
-func langList(m map[string]int, n int) string {
-	type kv struct {
-		k string
-		v int
-	}
-	var xs []kv
-	for k, v := range m {
-		xs = append(xs, kv{k, v})
-	}
-	sort.Slice(xs, func(i, j int) bool {
-		if xs[i].v != xs[j].v {
-			return xs[i].v > xs[j].v
-		}
-		return xs[i].k < xs[j].k
-	})
-	var parts []string
-	for i, x := range xs {
-		if i == n {
-			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-n))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%s %d", x.k, x.v))
-	}
-	if len(parts) == 0 {
-		return "no known language"
-	}
-	return strings.Join(parts, ", ")
-}
+func langList(m map[string]int, n int) string { return report.Languages(m, n) }
 
 func (c *canvas) impact(ctx context.Context, a args) (*response, *toolError) {
 	if strings.TrimSpace(a.Symbol) == "" {

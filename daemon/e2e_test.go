@@ -801,26 +801,36 @@ func TestShimsStayPure(t *testing.T) {
 	}
 }
 
-// BenchmarkEditToFresh edits a file of a watched workspace over and over
-// (debounce 0, as the target excludes it) and reports how long until the
-// new generation is visible: as seen by a polling client, and as measured
-// by the daemon (first event to new graph). CCD_BENCH_ROOT picks the
-// workspace (default: a copy of GOROOT/src/net/http).
-func BenchmarkEditToFresh(b *testing.B) {
+// benchWorkspace builds the binaries, copies CCD_BENCH_ROOT (default
+// GOROOT/src/net/http) to a temporary workspace and makes a private state
+// dir; vars is the environment for ccd processes, with extra appended.
+// Everything is removed when the benchmark ends.
+func benchWorkspace(b *testing.B, extra ...string) (root, home string, vars []string) {
+	b.Helper()
 	build(b)
 	src := os.Getenv("CCD_BENCH_ROOT")
 	if src == "" {
 		src = filepath.Join(runtime.GOROOT(), "src", "net", "http")
 	}
 	work, _ := os.MkdirTemp("/tmp", "ccdw")
-	defer os.RemoveAll(work)
-	root := filepath.Join(work, "ws")
+	b.Cleanup(func() { os.RemoveAll(work) })
+	root = filepath.Join(work, "ws")
 	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
 		b.Fatalf("copy: %v %s", err, out)
 	}
-	home, _ := os.MkdirTemp("/tmp", "ccdb")
-	defer os.RemoveAll(home)
-	vars := append(os.Environ(), "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=", "CCD_DEBOUNCE_MS=0")
+	home, _ = os.MkdirTemp("/tmp", "ccdb")
+	b.Cleanup(func() { os.RemoveAll(home) })
+	vars = append(os.Environ(), "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=", "CCD_LSP=off")
+	return root, home, append(vars, extra...)
+}
+
+// BenchmarkEditToFresh edits a file of a watched workspace over and over
+// (debounce 0, as the target excludes it) and reports how long until the
+// new generation is visible: as seen by a polling client, and as measured
+// by the daemon (first event to new graph). CCD_BENCH_ROOT picks the
+// workspace (default: a copy of GOROOT/src/net/http).
+func BenchmarkEditToFresh(b *testing.B) {
+	root, home, vars := benchWorkspace(b, "CCD_DEBOUNCE_MS=0")
 	run := func(args ...string) {
 		cmd := exec.Command(bins.ccd, args...)
 		cmd.Env = vars

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -28,22 +27,8 @@ import (
 //	Edit-card         an edit of its body, then PostToolUse Edit: reparse,
 //	                  diff and an edit card
 func BenchmarkHookEvents(b *testing.B) {
-	build(b)
-	src := os.Getenv("CCD_BENCH_ROOT")
-	if src == "" {
-		src = filepath.Join(runtime.GOROOT(), "src", "net", "http")
-	}
-	work, _ := os.MkdirTemp("/tmp", "ccdw")
-	defer os.RemoveAll(work)
-	root := filepath.Join(work, "ws")
-	if out, err := exec.Command("cp", "-r", src, root).CombinedOutput(); err != nil {
-		b.Fatalf("copy: %v %s", err, out)
-	}
+	root, home, vars := benchWorkspace(b, "CCD_HOOK_NOVELTY_S=0", "CCD_HOOK_COOLDOWN_S=0", "CCD_HOOK_BUDGET=100000000")
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755) // a project marker
-	home, _ := os.MkdirTemp("/tmp", "ccdb")
-	defer os.RemoveAll(home)
-	vars := append(os.Environ(), "CCD_HOME="+home, "CCD_EXE="+bins.ccd, "CCD_SOCKET=", "XDG_RUNTIME_DIR=",
-		"CCD_HOOK_NOVELTY_S=0", "CCD_HOOK_COOLDOWN_S=0", "CCD_HOOK_BUDGET=100000000")
 	ccd := func(args ...string) {
 		cmd := exec.Command(bins.ccd, args...)
 		cmd.Env = vars

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden sections of testdata/graph/*.txtar")
@@ -21,20 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // into a new temporary directory.
 func extract(t *testing.T, ar *txtar.Archive) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "expect" || f.Name == "golden" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testrepo.Write(t, ar, t.TempDir())
 }
 
 func section(ar *txtar.Archive, name string) (string, bool) {

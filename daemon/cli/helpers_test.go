@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ccd-dev/ccd/daemon/cli"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -145,20 +146,7 @@ func runBin(t *testing.T, args ...string) result {
 // into a new temporary directory.
 func extract(t testing.TB, ar *txtar.Archive) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, f := range ar.Files {
-		if f.Name == "expect" || f.Name == "golden" {
-			continue
-		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testrepo.Write(t, ar, t.TempDir())
 }
 
 func readArchive(t testing.TB, name string) *txtar.Archive {

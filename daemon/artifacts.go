@@ -115,14 +115,9 @@ func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
 		}
 		scale = s
 	}
-	depth := 3
-	if v := q.Get("depth"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "pass depth=3")
-			return
-		}
-		depth = n
+	depth, ok := intParam(w, q, "depth", 3, 0)
+	if !ok {
+		return
 	}
 	switch view {
 	case "architecture", "board", "impact":

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -268,6 +269,27 @@ func setMeta(w http.ResponseWriter, in wire.WorkspaceInfo) {
 	}
 }
 
+// intParam reads the integer query parameter name (def when absent). A
+// value that is not an integer of at least min gets the error envelope
+// and ok=false.
+func intParam(w http.ResponseWriter, q url.Values, name string, def, min int) (n int, ok bool) {
+	v := q.Get(name)
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min {
+		want := fmt.Sprintf("at least %d", min)
+		if name == "depth" {
+			want = "0 (unlimited) or more"
+		}
+		writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s=%q: want %s", name, v, want),
+			fmt.Sprintf("pass %s=%d, or leave it out", name, def))
+		return 0, false
+	}
+	return n, true
+}
+
 func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	sym := q.Get("symbol")
@@ -275,14 +297,9 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusBadRequest, "bad_request", "missing symbol parameter", "pass symbol=Name (a name, Cls.method, path::Qual or path:line)")
 		return
 	}
-	depth := 3
-	if v := q.Get("depth"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("depth=%q: want 0 (unlimited) or more", v), "pass depth=3 for three hops of callers, depth=0 for all")
-			return
-		}
-		depth = n
+	depth, ok := intParam(w, q, "depth", 3, 0)
+	if !ok {
+		return
 	}
 	conf := graph.NameMatch
 	if v := q.Get("min_confidence"); v != "" {
@@ -315,14 +332,9 @@ func (d *Daemon) handleSymbols(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusBadRequest, "bad_request", "missing q parameter", "pass q=name")
 		return
 	}
-	limit := 20
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("limit=%q: want at least 1", v), "pass limit=20, or leave it out")
-			return
-		}
-		limit = n
+	limit, ok := intParam(w, q, "limit", 20, 1)
+	if !ok {
+		return
 	}
 	ws, g, in := d.workspaceFor(w, r)
 	if ws == nil {

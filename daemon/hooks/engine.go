@@ -231,12 +231,22 @@ func (e *Engine) admit(ev *Event, out *outcome) bool {
 	return true
 }
 
-// withSession runs fn on the event's session under the lock.
+// withSession runs fn on the event's session under the lock and schedules
+// a save of the session memory.
 func (e *Engine) withSession(ev *Event, fn func(s *session)) {
 	e.sess.mu.Lock()
 	defer e.sess.mu.Unlock()
 	fn(e.sess.get(ev.key(), e.now()))
 	e.sess.markDirty()
+}
+
+// peekSession runs fn, which only reads, on the event's session: no save
+// is scheduled (most events only read it, and the file need not be
+// rewritten for them).
+func (e *Engine) peekSession(ev *Event, fn func(s *session)) {
+	e.sess.mu.Lock()
+	defer e.sess.mu.Unlock()
+	fn(e.sess.get(ev.key(), e.now()))
 }
 
 // locate returns the workspace root for a path: a registered workspace
@@ -262,7 +272,7 @@ func (e *Engine) rootFor(ev *Event) (root string, strong bool) {
 		return r, true
 	}
 	var active string
-	e.withSession(ev, func(s *session) { active = s.Active })
+	e.peekSession(ev, func(s *session) { active = s.Active })
 	if active != "" {
 		return active, false
 	}

@@ -73,7 +73,7 @@ func progress(v View) string {
 func (e *Engine) announce(ev *Event, root string) string {
 	var seen bool
 	var last time.Time
-	e.withSession(ev, func(s *session) {
+	e.peekSession(ev, func(s *session) {
 		seen = s.Announced[root]
 		last = s.Cool["init|"+root]
 	})

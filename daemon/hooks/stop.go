@@ -19,7 +19,7 @@ func (e *Engine) stop(ev *Event) outcome {
 		unread []caller
 	}
 	var todo []pending
-	e.withSession(ev, func(s *session) {
+	e.peekSession(ev, func(s *session) {
 		for key, ed := range s.Edited {
 			if s.Reminded[key] {
 				continue

@@ -344,3 +344,30 @@ func TestHookMirrorsToClaudeConfigDir(t *testing.T) {
 		t.Error("the read left no impact picture in .codecanvas/")
 	}
 }
+
+// TestHookMemorySurvivesRestart: a card shown before a daemon restart is
+// not shown again after it (the session memory is persisted).
+func TestHookMemorySurvivesRestart(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	ev := []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"persist","cwd":%q,"tool_name":"Read","tool_input":{"file_path":%q}}`,
+		dir, filepath.Join(dir, "shop", "models.py")))
+	if r := e.run(bins.hook, ev); !strings.Contains(r.stdout, "[ccd impact]") {
+		t.Fatalf("first read: %+v", r)
+	}
+	e.run(bins.ccd, nil, "stop")
+	waitFor(t, "daemon exit", 10*time.Second, func() bool { return len(e.daemons()) == 0 })
+	if _, err := os.Stat(filepath.Join(e.home, "hooks-state.json")); err != nil {
+		t.Fatalf("session memory not saved: %v", err)
+	}
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init after restart: %+v", r)
+	}
+	if r := e.run(bins.hook, ev); r.code != 0 || r.stdout != "" {
+		t.Errorf("the same read after a restart repeated its card: %+v", r)
+	}
+}

@@ -58,6 +58,10 @@ type Result struct {
 	// state is the resolver kept for the next update (see state.go).
 	state        *stateBox
 	resolveStats resolve.Stats
+	// trees keeps the syntax trees of recently edited files for
+	// incremental reparsing; one cache is shared along a chain of updates
+	// (see state.go).
+	trees *parse.TreeCache
 }
 
 // stamp is what a walk learns about a file without reading it.
@@ -103,7 +107,7 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	if err := reg.Prepare(d.languages()...); err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
-	res := &Result{Root: abs, Project: d.project(cfg), cfg: cfg, stamps: map[string]stamp{}}
+	res := &Result{Root: abs, Project: d.project(cfg), cfg: cfg, stamps: map[string]stamp{}, trees: newTrees()}
 	res.Summary.Files = len(d.files)
 	res.Summary.TooLarge = d.tooLarge
 	res.Summary.Unreadable = d.unreadable
@@ -245,6 +249,12 @@ type parseSummary struct {
 // parseAll parses candidates with cfg.Workers parsers. Files are returned
 // sorted by path.
 func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress) ([]*facts.File, parseSummary) {
+	return parseAllWith(reg, cands, cfg, prog, nil)
+}
+
+// parseAllWith is parseAll reusing and keeping syntax trees in trees (when
+// not nil) for incremental reparsing.
+func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress, trees *parse.TreeCache) ([]*facts.File, parseSummary) {
 	workers := cfg.Workers
 	if workers < 1 {
 		workers = 1
@@ -271,7 +281,7 @@ func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config, prog *P
 					status[i] = 2
 					continue
 				}
-				f, err := p.Parse(c.rel, c.lang, src)
+				f, err := p.ParseWith(trees, c.rel, c.lang, src)
 				if err != nil {
 					status[i] = 3
 					continue

@@ -2,8 +2,13 @@ package index
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"sync"
 
+	"github.com/ccd-dev/ccd/core/parse"
 	"github.com/ccd-dev/ccd/core/resolve"
 )
 
@@ -71,3 +76,81 @@ func sameProject(a, b *resolve.Project) bool {
 // ResolveStats says how the last resolution of r's graph went: "full",
 // or which files an incremental update resolved again (see resolve.Stats).
 func (r *Result) ResolveStats() resolve.Stats { return r.resolveStats }
+
+// Syntax trees for incremental reparsing.
+//
+// Build and Restore give a Result a tree cache (parse.TreeCache) and every
+// Result an update makes shares its predecessor's, so one cache serves a
+// whole chain of updates: UpdateFiles and Update reparse a file whose tree
+// the cache holds incrementally, and leave the new tree there. Build does
+// not fill it (a tree per file would hold the whole workspace in C
+// memory): a file's first edit is a full parse, its later edits reuse the
+// tree. The cache is bounded (parse.DefaultTreeCacheSize trees), so no one
+// has to close it; when every Result of a chain is garbage, go-tree-sitter's
+// finalizers free the trees. ReleaseTrees frees them at once.
+
+func newTrees() *parse.TreeCache { return parse.NewTreeCache(parse.DefaultTreeCacheSize) }
+
+// treeCache is the tree cache of r's chain (nil for a Result made by
+// hand: then files are parsed from scratch).
+func (r *Result) treeCache() *parse.TreeCache { return r.trees }
+
+// WarmTree parses the indexed file rel (relative to the root, slash
+// separated) as it is on disk into the tree cache, so that the update
+// after its next edit reparses it incrementally: a daemon calls it when an
+// edit is announced. It does nothing for a file that is not indexed, not
+// readable as a regular text file within the size limit, or already
+// cached; it fails only when the file cannot be parsed at all.
+func (r *Result) WarmTree(rel string) error {
+	trees := r.treeCache()
+	if trees == nil {
+		return nil
+	}
+	i := sort.Search(len(r.Files), func(i int) bool { return r.Files[i].Path >= rel })
+	if i == len(r.Files) || r.Files[i].Path != rel {
+		return nil
+	}
+	lang := r.Files[i].Lang
+	if trees.Has(rel, lang) {
+		return nil
+	}
+	abs := filepath.Join(r.Root, filepath.FromSlash(rel))
+	info, err := os.Lstat(abs)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
+		return nil
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil || isBinary(src) {
+		return nil
+	}
+	reg, err := parse.Default()
+	if err != nil {
+		return fmt.Errorf("warm %s: %w", rel, err)
+	}
+	if err := reg.Prepare(lang); err != nil {
+		return fmt.Errorf("warm %s: %w", rel, err)
+	}
+	p := reg.NewParser()
+	defer p.Close()
+	if err := p.Warm(trees, rel, lang, src); err != nil {
+		return fmt.Errorf("warm %s: %w", rel, err)
+	}
+	return nil
+}
+
+// TreeStats says how the parses of r's update chain used the tree cache.
+func (r *Result) TreeStats() parse.TreeCacheStats {
+	if r.trees == nil {
+		return parse.TreeCacheStats{}
+	}
+	return r.trees.Stats()
+}
+
+// ReleaseTrees frees the syntax trees kept for r's update chain (shared
+// with every Result before and after r in it). Updates still work after
+// it, parsing from scratch.
+func (r *Result) ReleaseTrees() {
+	if r.trees != nil {
+		r.trees.Close()
+	}
+}

@@ -60,7 +60,7 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	for _, f := range r.Files {
 		old[f.Path] = f
 	}
-	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}}
+	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.treeCache()}
 	nr.Summary.Files, nr.Summary.TooLarge, nr.Summary.Unreadable = len(d.files), d.tooLarge, d.unreadable
 
 	var files []*facts.File
@@ -107,7 +107,7 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	if err := reg.Prepare(need...); err != nil {
 		return nil, st, fmt.Errorf("update %s: %w", r.Root, err)
 	}
-	parsed, sum := parseAll(reg, changed, r.cfg, nil)
+	parsed, sum := parseAllWith(reg, changed, r.cfg, nil, nr.trees)
 	files = append(files, parsed...)
 	st.Reparsed = len(parsed)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -186,7 +186,7 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 // the inputs it was resolved from (nil and "" when none was saved): when
 // the Update finds the same inputs, it reuses g instead of resolving.
 func Restore(root string, cfg config.Config, files []*facts.File, stamps map[string][2]int64, g *graph.Graph, fp string) *Result {
-	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps)), Graph: g, fp: knownFingerprint(fp)}
+	r := &Result{Root: root, cfg: cfg, stamps: make(map[string]stamp, len(stamps)), Graph: g, fp: knownFingerprint(fp), trees: newTrees()}
 	r.Files = append(r.Files, files...)
 	sort.Slice(r.Files, func(i, j int) bool { return r.Files[i].Path < r.Files[j].Path })
 	for p, s := range stamps {
@@ -284,6 +284,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	}
 	p := reg.NewParser()
 	defer p.Close()
+	trees := r.treeCache()
 	var reparsed []*facts.File
 	for _, rel := range paths {
 		i, known := idx[rel]
@@ -307,7 +308,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 		if err := reg.Prepare(lang); err != nil {
 			return nil, st, false, err
 		}
-		f, err := p.Parse(rel, lang, src)
+		f, err := p.ParseWith(trees, rel, lang, src)
 		if err != nil {
 			return nil, st, false, nil
 		}
@@ -316,7 +317,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 		st.Reparsed++
 	}
 	st.Reused = len(files) - st.Reparsed
-	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary}
+	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary, trees: trees}
 	nr.finish(r, t0, reparsed, nil)
 	st.Took = time.Since(t0)
 	return nr, st, true, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,12 +53,54 @@ const operationLimit = 50_000_000
 // SyntaxErrors counts the damage. An error means the language is unknown or
 // the parser gave up.
 func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
+	return p.parse(nil, relpath, lang, src)
+}
+
+// ParseWith is Parse reusing the tree c keeps of the file's last parse: the
+// text is compared with the one that tree was parsed from, the tree is
+// edited to match and tree-sitter reparses only what the edit touched. The
+// new tree goes back into c for the next edit. The facts are the same as
+// Parse's on the same bytes: when the reused tree comes out with syntax
+// errors (whose recovery can depend on the old tree), the file is parsed
+// again from scratch. A nil c is Parse.
+func (p *Parser) ParseWith(c *TreeCache, relpath, lang string, src []byte) (*facts.File, error) {
+	return p.parse(c, relpath, lang, src)
+}
+
+// Warm parses src into c without extracting anything, so that the next
+// ParseWith of the file is incremental.
+func (p *Parser) Warm(c *TreeCache, relpath, lang string, src []byte) error {
+	s, err := p.schema(relpath, lang)
+	if err != nil {
+		return err
+	}
+	if !utf8.Valid(src) {
+		src = latin1ToUTF8(src)
+	}
+	tree, text, err := p.tree(c, s, relpath, lang, src)
+	if err != nil {
+		return err
+	}
+	p.release(c, relpath, lang, text, tree)
+	return nil
+}
+
+// schema returns the compiled schema of lang.
+func (p *Parser) schema(relpath, lang string) (*schema, error) {
 	s := p.reg.byLang[lang]
 	if s == nil {
 		return nil, fmt.Errorf("parse %s: no grammar for language %q", relpath, lang)
 	}
 	if err := s.compile(); err != nil {
 		return nil, fmt.Errorf("parse %s: %w", relpath, err)
+	}
+	return s, nil
+}
+
+func (p *Parser) parse(c *TreeCache, relpath, lang string, src []byte) (*facts.File, error) {
+	s, err := p.schema(relpath, lang)
+	if err != nil {
+		return nil, err
 	}
 	f := &facts.File{
 		Path:  relpath,
@@ -71,22 +114,11 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		// to one rune, so identifiers stay whole and lines stay put.
 		src = latin1ToUTF8(src)
 	}
-	tp := p.parsers[lang]
-	if tp == nil {
-		tp = sitter.NewParser()
-		tp.SetLanguage(s.ts)
-		tp.SetOperationLimit(operationLimit)
-		p.parsers[lang] = tp
+	tree, text, err := p.tree(c, s, relpath, lang, src)
+	if err != nil {
+		return nil, err
 	}
-	// Background context only: a cancellable one can leave the parser's
-	// cancel flag set (see the toolchain notes); the operation limit bounds
-	// the work instead.
-	tree, err := tp.ParseCtx(context.Background(), nil, src)
-	if err != nil || tree == nil {
-		tp.Reset()
-		return nil, fmt.Errorf("parse %s: tree-sitter gave up (operation limit)", relpath)
-	}
-	defer tree.Close()
+	defer p.release(c, relpath, lang, text, tree)
 	root := tree.RootNode()
 	if root.HasError() {
 		f.SyntaxErrors = countErrors(root)
@@ -99,6 +131,97 @@ func (p *Parser) Parse(relpath, lang string, src []byte) (*facts.File, error) {
 		x.finish()
 	}
 	return f, nil
+}
+
+// tsParser returns the tree-sitter parser of lang, made on first use.
+func (p *Parser) tsParser(s *schema, lang string) *sitter.Parser {
+	tp := p.parsers[lang]
+	if tp == nil {
+		tp = sitter.NewParser()
+		tp.SetLanguage(s.ts)
+		tp.SetOperationLimit(operationLimit)
+		p.parsers[lang] = tp
+	}
+	return tp
+}
+
+// fullParse parses src from scratch.
+func fullParse(tp *sitter.Parser, old *sitter.Tree, src []byte) (*sitter.Tree, error) {
+	// Background context only: a cancellable one can leave the parser's
+	// cancel flag set (see the toolchain notes); the operation limit bounds
+	// the work instead.
+	tree, err := tp.ParseCtx(context.Background(), old, src)
+	if err != nil || tree == nil {
+		tp.Reset()
+		return nil, errGaveUp
+	}
+	return tree, nil
+}
+
+var errGaveUp = errors.New("tree-sitter gave up (operation limit)")
+
+// tree parses src (UTF-8), incrementally when c holds a tree of the file.
+// It returns the tree and the text it belongs to (a copy of src when the
+// tree is to be cached); release hands both back.
+func (p *Parser) tree(c *TreeCache, s *schema, relpath, lang string, src []byte) (*sitter.Tree, []byte, error) {
+	tp := p.tsParser(s, lang)
+	if c != nil {
+		if old := c.take(treeKey{relpath, lang}); old != nil {
+			if tree, text := c.reuse(tp, old, src); tree != nil {
+				return tree, text, nil
+			}
+		} else {
+			c.full.Add(1)
+		}
+	}
+	tree, err := fullParse(tp, nil, src)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse %s: %w", relpath, err)
+	}
+	if c == nil {
+		return tree, nil, nil
+	}
+	return tree, bytes.Clone(src), nil
+}
+
+// reuse parses src by editing old, the file's cached tree, which it
+// consumes. It returns nil when the result would not be a fresh parse's
+// tree: src must then be parsed from scratch.
+func (c *TreeCache) reuse(tp *sitter.Parser, old *cachedTree, src []byte) (*sitter.Tree, []byte) {
+	e, changed := diffTexts(old.src, src)
+	if !changed {
+		c.same.Add(1)
+		return old.tree, old.src
+	}
+	defer c.free(old.tree)
+	if old.tree.RootNode().HasError() {
+		// The new tree would most likely have errors too, and be parsed
+		// again: parse from scratch at once.
+		c.full.Add(1)
+		return nil, nil
+	}
+	editTree(old.tree, e)
+	tree, err := fullParse(tp, old.tree, src)
+	if err == nil && !tree.RootNode().HasError() {
+		c.incremental.Add(1)
+		return tree, bytes.Clone(src)
+	}
+	// Error recovery may take another path with an old tree than without:
+	// the reference is a parse from scratch.
+	if tree != nil {
+		tree.Close()
+	}
+	c.fallback.Add(1)
+	return nil, nil
+}
+
+// release gives a tree that tree returned back: to c, or to the C heap.
+func (p *Parser) release(c *TreeCache, relpath, lang string, text []byte, tree *sitter.Tree) {
+	if c == nil {
+		tree.Close()
+		return
+	}
+	c.put(&cachedTree{key: treeKey{relpath, lang}, src: text, tree: tree})
 }
 
 func latin1ToUTF8(b []byte) []byte {
@@ -720,17 +843,9 @@ func (p *Parser) ParseOnly(lang string, src []byte) error {
 	if s == nil {
 		return fmt.Errorf("no grammar for language %q", lang)
 	}
-	tp := p.parsers[lang]
-	if tp == nil {
-		tp = sitter.NewParser()
-		tp.SetLanguage(s.ts)
-		tp.SetOperationLimit(operationLimit)
-		p.parsers[lang] = tp
-	}
-	tree, err := tp.ParseCtx(context.Background(), nil, src)
-	if err != nil || tree == nil {
-		tp.Reset()
-		return fmt.Errorf("tree-sitter gave up (operation limit)")
+	tree, err := fullParse(p.tsParser(s, lang), nil, src)
+	if err != nil {
+		return err
 	}
 	tree.Close()
 	return nil

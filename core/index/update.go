@@ -269,10 +269,6 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 		return nil, st, false, nil
 	}
 	t0 := time.Now()
-	idx := make(map[string]int, len(r.Files))
-	for i, f := range r.Files {
-		idx[f.Path] = i
-	}
 	reg, err := parse.Default()
 	if err != nil {
 		return nil, st, false, err
@@ -287,8 +283,9 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	trees := r.treeCache()
 	var reparsed []*facts.File
 	for _, rel := range paths {
-		i, known := idx[rel]
-		if !known {
+		// Files are sorted by path: no map of the whole tree per edit.
+		i := sort.Search(len(files), func(i int) bool { return files[i].Path >= rel })
+		if i == len(files) || files[i].Path != rel {
 			return nil, st, false, nil
 		}
 		abs := filepath.Join(r.Root, filepath.FromSlash(rel))

@@ -9,26 +9,34 @@ import (
 )
 
 // DefaultTreeCacheSize is how many trees a cache keeps when asked for none:
-// enough for the files an agent edits in a row, small enough that the C
-// memory of the trees stays a few tens of megabytes.
+// enough for the files an agent edits in a row.
 const DefaultTreeCacheSize = 16
+
+// treeCacheBytes bounds the source bytes whose trees a cache keeps. A
+// tree takes about 17 times its source in C memory (net/http/server.go:
+// 2.2 MB for 128 KB), so this keeps a cache under about 70 MB even when
+// the files are of the largest size indexed.
+const treeCacheBytes = 4 << 20
 
 // TreeCache keeps the syntax trees of recently parsed files, with the
 // (UTF-8) text each was parsed from, so that ParseWith can reparse an
 // edited file incrementally. It is safe for concurrent use: a tree is
 // taken out of the cache while a parse uses it, so no two goroutines ever
-// share one. It holds at most its size in trees and frees (closes) the
-// least recently used tree when it needs room.
+// share one. It holds at most its size in trees, of at most 4 MB of source
+// in all (but always the last one), and frees (closes) the least recently
+// used tree when it needs room.
 //
 // Trees live in C memory, which Go's collector does not see: a cache that
 // becomes garbage is freed by go-tree-sitter's finalizers eventually, but
 // Close frees everything at once.
 type TreeCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[treeKey]*list.Element // of *cachedTree
-	lru     list.List                 // front: most recently used
-	closed  bool
+	mu       sync.Mutex
+	max      int
+	maxBytes int // of source
+	bytes    int
+	entries  map[treeKey]*list.Element // of *cachedTree
+	lru      list.List                 // front: most recently used
+	closed   bool
 
 	incremental, full, fallback, same, closes atomic.Int64
 }
@@ -61,7 +69,7 @@ func NewTreeCache(max int) *TreeCache {
 	if max < 1 {
 		max = DefaultTreeCacheSize
 	}
-	return &TreeCache{max: max, entries: map[treeKey]*list.Element{}}
+	return &TreeCache{max: max, maxBytes: treeCacheBytes, entries: map[treeKey]*list.Element{}}
 }
 
 // Stats returns the counters of the cache.
@@ -97,6 +105,7 @@ func (c *TreeCache) Close() {
 	}
 	c.lru.Init()
 	c.entries = map[treeKey]*list.Element{}
+	c.bytes = 0
 	c.closed = true
 	c.mu.Unlock()
 	for _, t := range drop {
@@ -115,7 +124,9 @@ func (c *TreeCache) take(k treeKey) *cachedTree {
 	}
 	delete(c.entries, k)
 	c.lru.Remove(e)
-	return e.Value.(*cachedTree)
+	t := e.Value.(*cachedTree)
+	c.bytes -= len(t.src)
+	return t
 }
 
 // put stores a tree and its text as the most recently used, freeing the
@@ -129,15 +140,19 @@ func (c *TreeCache) put(t *cachedTree) {
 	} else {
 		if e := c.entries[t.key]; e != nil {
 			// Another goroutine parsed the same file meanwhile.
-			drop = append(drop, e.Value.(*cachedTree).tree)
+			old := e.Value.(*cachedTree)
+			drop = append(drop, old.tree)
+			c.bytes -= len(old.src)
 			c.lru.Remove(e)
 		}
 		c.entries[t.key] = c.lru.PushFront(t)
-		for c.lru.Len() > c.max {
+		c.bytes += len(t.src)
+		for c.lru.Len() > c.max || (c.bytes > c.maxBytes && c.lru.Len() > 1) {
 			e := c.lru.Back()
 			old := e.Value.(*cachedTree)
 			c.lru.Remove(e)
 			delete(c.entries, old.key)
+			c.bytes -= len(old.src)
 			drop = append(drop, old.tree)
 		}
 	}

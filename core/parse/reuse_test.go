@@ -408,6 +408,39 @@ func TestTreeCacheEvictsAndCloses(t *testing.T) {
 	c.Close() // twice is fine
 }
 
+// TestTreeCacheByteLimit checks that big files push older trees out.
+func TestTreeCacheByteLimit(t *testing.T) {
+	reg, _ := Default()
+	p := reg.NewParser()
+	defer p.Close()
+	c := NewTreeCache(10)
+	defer c.Close()
+	c.maxBytes = 100
+	small := []byte("package a\n\nfunc F() {}\n") // 25 bytes
+	big := []byte("package a\n\n" + strings.Repeat("func G() {}\n", 10))
+	for i := 0; i < 3; i++ {
+		if err := p.Warm(c, fmt.Sprintf("s%d.go", i), "go", small); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := c.Stats(); st.Cached != 3 || st.Closed != 0 {
+		t.Fatalf("3 small files within the limit: %+v", st)
+	}
+	if err := p.Warm(c, "big.go", "go", big); err != nil {
+		t.Fatal(err)
+	}
+	// 75 + 131 bytes: every small tree goes, the big one stays alone.
+	if st := c.Stats(); st.Cached != 1 || st.Closed != 3 || !c.Has("big.go", "go") {
+		t.Fatalf("after a file over the limit: %+v, want only it kept", st)
+	}
+	if err := p.Warm(c, "s0.go", "go", small); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Cached != 1 || !c.Has("s0.go", "go") {
+		t.Fatalf("after another file: %+v, want the big tree evicted", st)
+	}
+}
+
 // TestTreeCacheConcurrent edits the same few files from several
 // goroutines through one small cache (run with -race).
 func TestTreeCacheConcurrent(t *testing.T) {

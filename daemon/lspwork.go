@@ -344,7 +344,7 @@ func countLSP(ref *lsp.Refinement, g *graph.Graph) (added, upgraded int) {
 		}
 		found := false
 		for _, ei := range g.Out(from) {
-			if g.Edges[ei].To == to && g.Edges[ei].Type == graph.Call {
+			if _, t, typ := g.EdgeEnds(ei); t == to && typ == graph.Call {
 				found = true
 				break
 			}

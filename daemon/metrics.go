@@ -44,7 +44,7 @@ func newMetrics(d *Daemon) *metrics {
 			if w.res == nil {
 				return 0
 			}
-			return float64(len(w.res.Graph.Edges))
+			return float64(w.res.Graph.NumEdges())
 		}),
 		ws("ccd_workspace_generation", "Graph generation per workspace.", func(w *workspace) float64 { return float64(w.gen) }),
 		ws("ccd_workspace_updates_total", "Incremental updates applied per workspace.", func(w *workspace) float64 { return float64(w.updates) }),

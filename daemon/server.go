@@ -446,7 +446,7 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	}
 	if ws.res != nil {
 		g := ws.res.Graph
-		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), len(g.Edges)
+		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), g.NumEdges()
 		in.Languages = ws.res.Summary.Languages
 		in.Summary = ws.res.Summary.String()
 		in.IndexedAt = ws.indexedAt.UTC().Format(time.RFC3339)

@@ -24,8 +24,8 @@ type Filter struct {
 	Imports bool
 }
 
-func (f Filter) follows(e *Edge) bool {
-	switch e.Type {
+func (f Filter) follows(e *edge) bool {
+	switch e.typ {
 	case Call:
 	case Import:
 		if !f.Imports {
@@ -34,7 +34,7 @@ func (f Filter) follows(e *Edge) bool {
 	default:
 		return false
 	}
-	return e.Confidence >= f.MinConfidence
+	return e.conf >= f.MinConfidence
 }
 
 // Hit is one node reached by a slice.
@@ -77,13 +77,13 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 				edges = g.In(n)
 			}
 			for _, ei := range edges {
-				e := &g.Edges[ei]
+				e := &g.edges[ei]
 				if !f.follows(e) {
 					continue
 				}
-				m := e.To
+				m := int(e.to)
 				if dir == In {
-					m = e.From
+					m = int(e.from)
 				}
 				if seen[m] {
 					continue
@@ -143,7 +143,7 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 			edges = g.In(s)
 		}
 		for _, ei := range edges {
-			e := &g.Edges[ei]
+			e := g.Edge(ei)
 			if e.Type != Call || e.Confidence < f.MinConfidence {
 				continue
 			}
@@ -242,12 +242,12 @@ func (g *Graph) Tests(i int, depth int, f Filter) []int {
 func (g *Graph) Degree(i int) int {
 	d := 0
 	for _, ei := range g.Out(i) {
-		if g.Edges[ei].Type != Contains {
+		if g.edges[ei].typ != Contains {
 			d++
 		}
 	}
 	for _, ei := range g.In(i) {
-		if g.Edges[ei].Type != Contains {
+		if g.edges[ei].typ != Contains {
 			d++
 		}
 	}

@@ -60,7 +60,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 		}
 	}
 	bw.WriteString("\n],\"edges\":[\n")
-	for i := range g.Edges {
+	for i := range g.edges {
 		if err := item(i, g.ExportEdge(i)); err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func (g *Graph) ExportNode(i int) ExportNode {
 
 // ExportEdge converts edge i to the export schema.
 func (g *Graph) ExportEdge(i int) ExportEdge {
-	e := &g.Edges[i]
+	e := g.Edge(i)
 	x := ExportEdge{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Type: e.Type.String(), Lines: e.Lines, Spec: e.Spec}
 	if e.Type != Contains {
 		x.Confidence = e.Confidence.String()
@@ -108,8 +108,7 @@ func (g *Graph) Text() string {
 		}
 		b.WriteByte('\n')
 	}
-	for i := range g.Edges {
-		e := &g.Edges[i]
+	for _, e := range g.AllEdges() {
 		fmt.Fprintf(&b, "%s %s -> %s", e.Type, g.Nodes[e.From].ID, g.Nodes[e.To].ID)
 		if e.Type != Contains {
 			fmt.Fprintf(&b, " [%s]", e.Confidence)

@@ -270,7 +270,7 @@ func TestExportNodeAndEdge(t *testing.T) {
 	if n != want {
 		t.Errorf("ExportNode = %+v, want %+v", n, want)
 	}
-	for i, e := range g.Edges {
+	for i, e := range g.AllEdges() {
 		x := g.ExportEdge(i)
 		if x.Type != e.Type.String() || x.From != g.Nodes[e.From].ID || x.To != g.Nodes[e.To].ID || !slices.Equal(x.Lines, e.Lines) || x.Spec != e.Spec {
 			t.Errorf("ExportEdge(%d) = %+v", i, x)

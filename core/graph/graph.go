@@ -109,7 +109,8 @@ type Node struct {
 	Test bool
 }
 
-// Edge joins two nodes by index.
+// Edge joins two nodes by index. Graph.Edge returns one; the graph stores
+// edges in a compact form (see edges.go).
 type Edge struct {
 	From, To   int
 	Type       EdgeType
@@ -119,10 +120,17 @@ type Edge struct {
 }
 
 // Graph is an immutable code graph with adjacency indexes. Build one with
-// New; do not modify its slices afterwards.
+// New; do not modify its slices afterwards. Edges are reached by index
+// through NumEdges, Edge, EdgeEnds and AllEdges.
 type Graph struct {
 	Nodes []*Node
-	Edges []Edge
+
+	// edges are in canonical order; lines and specs are this graph's view
+	// of the pools it shares with the graphs it was spliced from.
+	edges []edge
+	lines []int
+	specs []string
+	pool  *pools
 
 	// look maps ids, paths, names and owners to node slots; it may be
 	// shared with the graphs this one was spliced from (see splice.go).
@@ -134,7 +142,7 @@ type Graph struct {
 	// inOff the edges entering it in inEdge.
 	outOff, inOff []int32
 	inEdge        []int
-	// outEdge lists edge indexes by From: 0, 1, ... len(Edges)-1 (shared
+	// outEdge lists edge indexes by From: 0, 1, ... NumEdges()-1 (shared
 	// between graphs) as edges are sorted by From.
 	outEdge []int
 	outIota bool // outEdge is 0, 1, ...: edges are sorted by From
@@ -155,7 +163,9 @@ func New(nodes []*Node, edges []EdgeSpec) *Graph {
 			recs = append(recs, r)
 		}
 	}
-	g := &Graph{Nodes: nodes, Edges: mergeRecs(recs, edges, nil)}
+	w := newPoolWriter()
+	g := &Graph{Nodes: nodes, edges: mergeRecs(recs, edges, nil, w)}
+	w.finish(g)
 	g.look = newLookup(nodes, byID)
 	g.indexEdges()
 	return g
@@ -169,7 +179,15 @@ func FromParts(nodes []*Node, edges []Edge) *Graph {
 	for i, n := range nodes {
 		byID[n.ID] = i
 	}
-	g := &Graph{Nodes: nodes, Edges: edges}
+	w := newPoolWriter()
+	g := &Graph{Nodes: nodes, edges: make([]edge, len(edges))}
+	for i := range edges {
+		e := &edges[i]
+		x := edge{from: int32(e.From), to: int32(e.To), typ: e.Type, conf: e.Confidence}
+		x.lines, x.spec = w.put(e.Lines, e.Spec)
+		g.edges[i] = x
+	}
+	w.finish(g)
 	g.look = newLookup(nodes, byID)
 	g.indexEdges()
 	return g
@@ -255,11 +273,11 @@ func (g *Graph) Count(k Kind) int {
 // CountEdges returns the number of edges of type t (0 counts all).
 func (g *Graph) CountEdges(t EdgeType) int {
 	if t == 0 {
-		return len(g.Edges)
+		return len(g.edges)
 	}
 	c := 0
-	for _, e := range g.Edges {
-		if e.Type == t {
+	for i := range g.edges {
+		if g.edges[i].typ == t {
 			c++
 		}
 	}
@@ -270,8 +288,8 @@ func (g *Graph) CountEdges(t EdgeType) int {
 func (g *Graph) Children(i int) []int {
 	var out []int
 	for _, ei := range g.Out(i) {
-		if g.Edges[ei].Type == Contains {
-			out = append(out, g.Edges[ei].To)
+		if e := &g.edges[ei]; e.typ == Contains {
+			out = append(out, int(e.to))
 		}
 	}
 	return out
@@ -280,8 +298,8 @@ func (g *Graph) Children(i int) []int {
 // Parent returns the container of node i, or -1.
 func (g *Graph) Parent(i int) int {
 	for _, ei := range g.In(i) {
-		if g.Edges[ei].Type == Contains {
-			return g.Edges[ei].From
+		if e := &g.edges[ei]; e.typ == Contains {
+			return int(e.from)
 		}
 	}
 	return -1

@@ -103,10 +103,10 @@ func TestNewMergesDuplicateEdges(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := graph.New(nodes(), tc.edges)
-			if len(g.Edges) != 1 {
-				t.Fatalf("got %d edges %q, want 1", len(g.Edges), edgeStrings(g, allEdges(g)))
+			if g.NumEdges() != 1 {
+				t.Fatalf("got %d edges %q, want 1", g.NumEdges(), edgeStrings(g, allEdges(g)))
 			}
-			e := g.Edges[0]
+			e := g.Edge(0)
 			if e.Confidence != tc.wantConf {
 				t.Errorf("confidence = %v, want %v", e.Confidence, tc.wantConf)
 			}
@@ -141,8 +141,8 @@ func TestNewKeepsDistinctEdgesApart(t *testing.T) {
 	if got := edgeStrings(g, allEdges(g)); !slices.Equal(got, want) {
 		t.Fatalf("edges = %q\nwant %q", got, want)
 	}
-	if g.Edges[0].Spec != "b" || g.Edges[1].Spec != "" {
-		t.Errorf("specs = %q, %q; want \"b\", \"\"", g.Edges[0].Spec, g.Edges[1].Spec)
+	if g.Edge(0).Spec != "b" || g.Edge(1).Spec != "" {
+		t.Errorf("specs = %q, %q; want \"b\", \"\"", g.Edge(0).Spec, g.Edge(1).Spec)
 	}
 }
 
@@ -164,13 +164,13 @@ func TestNewDropsInvalidEdges(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := graph.New(slices.Clone(nodes), []graph.EdgeSpec{tc.edge})
-			if got := len(g.Edges) == 1; got != tc.keep {
+			if got := g.NumEdges() == 1; got != tc.keep {
 				t.Fatalf("kept = %v (%q), want %v", got, edgeStrings(g, allEdges(g)), tc.keep)
 			}
 			if !tc.keep {
 				return
 			}
-			e := g.Edges[0]
+			e := g.Edge(0)
 			if g.Nodes[e.From].ID != tc.edge.From || g.Nodes[e.To].ID != tc.edge.To || e.Type != tc.edge.Type {
 				t.Errorf("edge = %q, want %s %s->%s", edgeStrings(g, []int{0}), tc.edge.Type, tc.edge.From, tc.edge.To)
 			}
@@ -182,8 +182,8 @@ func TestNewDropsInvalidEdges(t *testing.T) {
 	if !slices.Equal(g.Out(f), []int{0}) || !slices.Equal(g.In(f), []int{0}) {
 		t.Errorf("Out/In of recursive f = %v/%v, want [0]/[0]", g.Out(f), g.In(f))
 	}
-	if !slices.Equal(g.Edges[0].Lines, []int{4}) {
-		t.Errorf("recursive call lines = %v, want [4]", g.Edges[0].Lines)
+	if !slices.Equal(g.Edge(0).Lines, []int{4}) {
+		t.Errorf("recursive call lines = %v, want [4]", g.Edge(0).Lines)
 	}
 }
 

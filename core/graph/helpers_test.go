@@ -83,14 +83,14 @@ func ids(g *graph.Graph, xs []int) []string {
 func edgeStrings(g *graph.Graph, xs []int) []string {
 	out := []string{}
 	for _, x := range xs {
-		e := g.Edges[x]
+		e := g.Edge(x)
 		out = append(out, e.Type.String()+" "+g.Nodes[e.From].ID+"->"+g.Nodes[e.To].ID)
 	}
 	return out
 }
 
 func allEdges(g *graph.Graph) []int {
-	out := make([]int, len(g.Edges))
+	out := make([]int, g.NumEdges())
 	for i := range out {
 		out[i] = i
 	}

@@ -200,42 +200,38 @@ func cmpRec(a, b edgeRec) int {
 
 // mergeRecs sorts recs into canonical order and merges those joining the
 // same nodes by the same type: the strongest confidence, every line once,
-// the first spec in input order. The edges are appended to out; their
-// lines share one backing array (each capped, so appending copies).
-func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []Edge) []Edge {
+// the first spec in input order. The edges are appended to out, their
+// lines and specs written to w.
+func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []edge, w *poolWriter) []edge {
 	slices.SortFunc(recs, cmpRec)
-	edges, lines := 0, 0
+	edges := 0
 	for i := range recs {
 		r := &recs[i]
 		if i == 0 || r.from != recs[i-1].from || r.to != recs[i-1].to || r.typ != recs[i-1].typ {
 			edges++
 		}
-		if r.line > 0 {
-			lines++
-		}
 	}
 	out = slices.Grow(out, edges)
-	backing := make([]int, 0, lines)
+	var lines []int
 	for i := 0; i < len(recs); {
 		r := recs[i]
-		e := Edge{From: int(r.from), To: int(r.to), Type: r.typ, Confidence: r.conf}
-		start := len(backing)
+		e := edge{from: r.from, to: r.to, typ: r.typ, conf: r.conf}
+		lines = lines[:0]
+		spec := ""
 		j := i
 		for ; j < len(recs) && recs[j].from == r.from && recs[j].to == r.to && recs[j].typ == r.typ; j++ {
 			x := &recs[j]
-			if x.conf > e.Confidence {
-				e.Confidence = x.conf
+			if x.conf > e.conf {
+				e.conf = x.conf
 			}
-			if x.line > 0 && (len(backing) == start || backing[len(backing)-1] != int(x.line)) {
-				backing = append(backing, int(x.line))
+			if x.line > 0 && (len(lines) == 0 || lines[len(lines)-1] != int(x.line)) {
+				lines = append(lines, int(x.line))
 			}
-			if e.Spec == "" {
-				e.Spec = specs[x.spec].Spec
+			if spec == "" {
+				spec = specs[x.spec].Spec
 			}
 		}
-		if len(backing) > start {
-			e.Lines = backing[start:len(backing):len(backing)]
-		}
+		e.lines, e.spec = w.put(lines, spec)
 		out = append(out, e)
 		i = j
 	}
@@ -244,15 +240,15 @@ func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []Edge) []Edge {
 
 // indexEdges builds the adjacency indexes of g's edges.
 func (g *Graph) indexEdges() {
-	n, m := len(g.Nodes), len(g.Edges)
+	n, m := len(g.Nodes), len(g.edges)
 	g.outOff = make([]int32, n+1)
 	g.inOff = make([]int32, n+1)
 	sorted := true
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		g.outOff[e.From+1]++
-		g.inOff[e.To+1]++
-		if i > 0 && e.From < g.Edges[i-1].From {
+	for i := range g.edges {
+		e := &g.edges[i]
+		g.outOff[e.from+1]++
+		g.inOff[e.to+1]++
+		if i > 0 && e.from < g.edges[i-1].from {
 			sorted = false
 		}
 	}
@@ -260,20 +256,20 @@ func (g *Graph) indexEdges() {
 		g.outOff[i] += g.outOff[i-1]
 		g.inOff[i] += g.inOff[i-1]
 	}
-	g.inEdge = bucket(g.Edges, g.inOff, func(e *Edge) int { return e.To })
+	g.inEdge = bucket(g.edges, g.inOff, func(e *edge) int32 { return e.to })
 	g.outIota = sorted
 	if sorted {
 		g.outEdge = iotaSlice(m)
 	} else {
 		// Not in canonical order (FromParts of foreign input): Out still
 		// lists each node's edges in index order.
-		g.outEdge = bucket(g.Edges, g.outOff, func(e *Edge) int { return e.From })
+		g.outEdge = bucket(g.edges, g.outOff, func(e *edge) int32 { return e.from })
 	}
 }
 
 // bucket lists edge indexes grouped by key(edge), in index order within a
 // group; off holds the groups' start offsets.
-func bucket(edges []Edge, off []int32, key func(e *Edge) int) []int {
+func bucket(edges []edge, off []int32, key func(e *edge) int32) []int {
 	out := make([]int, len(edges))
 	next := make([]int32, len(off)-1)
 	copy(next, off)

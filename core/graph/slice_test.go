@@ -84,7 +84,7 @@ func TestSliceViaAndEdge(t *testing.T) {
 	check := func(hits []graph.Hit, dir graph.Direction) {
 		t.Helper()
 		for _, h := range hits {
-			e := g.Edges[h.Edge]
+			e := g.Edge(h.Edge)
 			near, far := e.From, e.To
 			if dir == graph.In {
 				near, far = e.To, e.From

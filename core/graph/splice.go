@@ -70,8 +70,9 @@ type splicer struct {
 	// indexes that stay consecutive in the new order.
 	runs []run
 
-	out       []Edge
-	sameShape bool // every edge keeps its index, source and target
+	out       []edge
+	w         *poolWriter // the new edges' lines and specs
+	sameShape bool        // every edge keeps its index, source and target
 }
 
 // run is old nodes [from, to) at new indexes from+shift...
@@ -194,16 +195,17 @@ func (sp *splicer) edges(specs []EdgeSpec) {
 		recs = append(recs, edgeRec{from: int32(from), to: int32(to), typ: e.Type, conf: e.Confidence,
 			line: int32(e.Line), spec: int32(i)})
 	}
-	merged := mergeRecs(recs, specs, nil)
+	sp.w = g.extend()
+	merged := mergeRecs(recs, specs, nil, sp.w)
 
-	sp.out = make([]Edge, 0, max(0, len(g.Edges)+len(merged)-sp.goneEdges(sp.gone)))
+	sp.out = make([]edge, 0, max(0, len(g.edges)+len(merged)-sp.goneEdges(sp.gone)))
 	sp.sameShape = sp.oldTo == nil
 	sorted := g.outIota
 	m, r := 0, 0
 	for i := 0; i < len(sp.nodes); {
 		if sp.isFresh[i] {
 			start := len(sp.out)
-			for ; m < len(merged) && merged[m].From == i; m++ {
+			for ; m < len(merged) && int(merged[m].from) == i; m++ {
 				sp.out = append(sp.out, merged[m])
 			}
 			if sp.sameShape {
@@ -226,10 +228,10 @@ func (sp *splicer) copyRun(ru run, sorted bool) {
 	a, b := int(g.outOff[ru.from]), int(g.outOff[ru.to])
 	start := len(sp.out)
 	if sorted {
-		sp.out = append(sp.out, g.Edges[a:b]...)
+		sp.out = append(sp.out, g.edges[a:b]...)
 	} else {
 		for _, ei := range g.outEdge[a:b] {
-			sp.out = append(sp.out, g.Edges[ei])
+			sp.out = append(sp.out, g.edges[ei])
 		}
 	}
 	if sp.oldTo == nil {
@@ -238,12 +240,12 @@ func (sp *splicer) copyRun(ru run, sorted bool) {
 	w := start
 	for x := start; x < len(sp.out); x++ {
 		e := &sp.out[x]
-		to := sp.oldTo[e.To]
+		to := sp.oldTo[e.to]
 		if to < 0 {
 			continue
 		}
-		e.From += ru.shift
-		e.To = int(to)
+		e.from += int32(ru.shift)
+		e.to = to
 		if w != x {
 			sp.out[w] = *e
 		}
@@ -264,13 +266,13 @@ func (sp *splicer) goneEdges(replaced []int) int {
 
 // sameTargets reports whether node i's new edges join the same targets in
 // the same order as its old ones, at the same edge indexes.
-func sameTargets(g *Graph, i int, es []Edge) bool {
+func sameTargets(g *Graph, i int, es []edge) bool {
 	a, b := g.outOff[i], g.outOff[i+1]
 	if int(b-a) != len(es) {
 		return false
 	}
 	for k, ei := range g.outEdge[a:b] {
-		if g.Edges[ei].To != es[k].To || g.Edges[ei].Type != es[k].Type {
+		if g.edges[ei].to != es[k].to || g.edges[ei].typ != es[k].typ {
 			return false
 		}
 	}
@@ -279,8 +281,10 @@ func sameTargets(g *Graph, i int, es []Edge) bool {
 
 func (sp *splicer) finish() *Graph {
 	g := sp.g
-	ng := &Graph{Nodes: sp.nodes, Edges: sp.out}
-	if sp.sameShape && len(sp.out) == len(g.Edges) {
+	ng := &Graph{Nodes: sp.nodes, edges: sp.out}
+	sp.w.finish(ng)
+	ng.compact()
+	if sp.sameShape && len(sp.out) == len(g.edges) {
 		ng.outOff, ng.inOff, ng.inEdge, ng.outEdge, ng.outIota = g.outOff, g.inOff, g.inEdge, g.outEdge, g.outIota
 	} else {
 		ng.indexEdges()

@@ -108,11 +108,13 @@ func (w *world) build() *Graph {
 // checks after each that every query answers as on a graph built by New.
 func TestSpliceEqualsNew(t *testing.T) {
 	for _, at := range []int{compactAt, 1} {
-		t.Run(fmt.Sprintf("compact-at-%d", at), func(t *testing.T) {
-			defer func(old int) { compactAt = old }(compactAt)
-			compactAt = at
-			spliceRandomly(t)
-		})
+		for _, slack := range []int{compactSlack, 0} {
+			t.Run(fmt.Sprintf("compact-at-%d-slack-%d", at, slack), func(t *testing.T) {
+				defer func(old, oldSlack int) { compactAt, compactSlack = old, oldSlack }(compactAt, compactSlack)
+				compactAt, compactSlack = at, slack
+				spliceRandomly(t)
+			})
+		}
 	}
 }
 
@@ -158,7 +160,7 @@ func sameGraph(got, want *Graph) string {
 	if a, b := got.Text(), want.Text(); a != b {
 		return "text differs:\n" + a + "\nwant:\n" + b
 	}
-	for i := range want.Edges {
+	for i := range want.AllEdges() {
 		if !reflect.DeepEqual(got.ExportEdge(i), want.ExportEdge(i)) {
 			return fmt.Sprintf("edge %d: %+v, want %+v", i, got.ExportEdge(i), want.ExportEdge(i))
 		}
@@ -218,5 +220,80 @@ func TestSpliceKeepsOld(t *testing.T) {
 	}
 	if msg := sameGraph(g, clone); msg != "" {
 		t.Fatalf("splicing changed the old graph: %s", msg)
+	}
+}
+
+func (w *world) clone(seed int64) *world {
+	c := &world{rng: rand.New(rand.NewSource(seed)), nodes: map[string][]*Node{}, edges: map[string][]EdgeSpec{}}
+	for p, ns := range w.nodes {
+		c.nodes[p] = ns
+	}
+	for p, es := range w.edges {
+		c.edges[p] = slices.Clone(es) // prune edits in place
+	}
+	return c
+}
+
+// spliceOne regenerates one random file of w and splices it into g.
+func (w *world) spliceOne(g *Graph) *Graph {
+	p := fmt.Sprintf("f%d.go", w.rng.Intn(10))
+	w.regen(p)
+	g = g.Splice([]string{p}, w.nodes[p], w.edges[p])
+	w.prune()
+	return g
+}
+
+// TestSpliceBranches splices several graphs from one, in turn and at the
+// same time: the lines and specs the branches share stay right for each.
+func TestSpliceBranches(t *testing.T) {
+	for _, slack := range []int{compactSlack, 0} {
+		defer func(old int) { compactSlack = old }(compactSlack)
+		compactSlack = slack
+		root := &world{rng: rand.New(rand.NewSource(11)), nodes: map[string][]*Node{}, edges: map[string][]EdgeSpec{}}
+		for k := 0; k < 8; k++ {
+			root.regen(fmt.Sprintf("f%d.go", k))
+		}
+		root.prune()
+		g := root.build()
+		type branch struct {
+			w *world
+			g *Graph
+		}
+		// In turn: each branch grows from g or from an earlier branch, so
+		// some extend the pools in place and some must copy them.
+		var bs []branch
+		for k := int64(0); k < 12; k++ {
+			from := branch{root, g}
+			if k > 0 && k%3 != 0 {
+				from = bs[int(k)%len(bs)]
+			}
+			w := from.w.clone(100 + k)
+			bs = append(bs, branch{w, w.spliceOne(from.g)})
+		}
+		for k, b := range bs {
+			if msg := sameGraph(b.g, b.w.build()); msg != "" {
+				t.Fatalf("slack %d branch %d: %s", slack, k, msg)
+			}
+		}
+		// At the same time, from one graph (run with -race).
+		done := make(chan string)
+		for k := int64(0); k < 6; k++ {
+			go func() {
+				w := root.clone(200 + k)
+				h := g
+				for i := 0; i < 10; i++ {
+					h = w.spliceOne(h)
+				}
+				done <- sameGraph(h, w.build())
+			}()
+		}
+		for k := 0; k < 6; k++ {
+			if msg := <-done; msg != "" {
+				t.Fatalf("slack %d concurrent branch: %s", slack, msg)
+			}
+		}
+		if msg := sameGraph(g, root.build()); msg != "" {
+			t.Fatalf("slack %d: the root graph changed: %s", slack, msg)
+		}
 	}
 }

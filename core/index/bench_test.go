@@ -64,7 +64,7 @@ func BenchmarkBuild(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportMetric(float64(len(res.Graph.Nodes)), "nodes")
-				b.ReportMetric(float64(len(res.Graph.Edges)), "edges")
+				b.ReportMetric(float64(res.Graph.NumEdges()), "edges")
 				b.ReportMetric(float64(res.Summary.ParseTime.Milliseconds()), "parse-ms")
 				b.ReportMetric(float64(res.Summary.ResolveTime.Milliseconds()), "resolve-ms")
 			}

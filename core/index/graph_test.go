@@ -96,7 +96,7 @@ func checkExpect(t *testing.T, g *graph.Graph, expect string) {
 	for _, n := range g.Nodes {
 		facts[fmt.Sprintf("node %s %s", n.Kind, n.ID)] = graph.LSP
 	}
-	for _, e := range g.Edges {
+	for _, e := range g.AllEdges() {
 		conf := e.Confidence
 		if e.Type == graph.Contains {
 			conf = graph.LSP // containment is syntax, never weak

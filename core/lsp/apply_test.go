@@ -45,7 +45,7 @@ func TestApply(t *testing.T) {
 		"d.py::g": {graph.LSP, []int{4}},
 	}
 	got := 0
-	for _, e := range after.Edges {
+	for _, e := range after.AllEdges() {
 		if e.Type != graph.Call {
 			continue
 		}

@@ -237,7 +237,7 @@ func (r *refiner) ask(ctx context.Context, c *candidate) (failed bool) {
 	}
 	if len(locs) > 0 {
 		for _, ei := range c.weak {
-			e := r.g.Edges[ei]
+			e := r.g.Edge(ei)
 			if !containsInt(targets, e.To) && !stubOf(locs, r.g.Nodes[e.To].Path) {
 				r.mu.Lock()
 				r.stale[edgeKey{e.From, e.To, c.call.Line}] = e.Confidence

@@ -96,7 +96,7 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 			cd := candidate{file: f, lang: lang, call: c, caller: caller, target: -1}
 			best := graph.Confidence(0)
 			for _, ei := range g.Out(caller) {
-				e := &g.Edges[ei]
+				e := g.Edge(ei)
 				if e.Type != graph.Call || !hasLine(e.Lines, c.Line) || !r.callee(e.To, c.Name) {
 					continue
 				}

@@ -102,9 +102,9 @@ func callEdge(g *graph.Graph, from, to string) *graph.Edge {
 		return nil
 	}
 	for _, ei := range g.Out(i) {
-		e := &g.Edges[ei]
+		e := g.Edge(ei)
 		if e.Type == graph.Call && g.Nodes[e.To].ID == to {
-			return e
+			return &e
 		}
 	}
 	return nil

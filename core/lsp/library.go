@@ -24,7 +24,7 @@ func newLibraryFilter(g *graph.Graph, f *facts.File, module int, names map[strin
 	inWorkspace := map[string]bool{}
 	if module >= 0 {
 		for _, ei := range g.Out(module) {
-			if e := g.Edges[ei]; e.Type == graph.Import && e.Spec != "" {
+			if e := g.Edge(ei); e.Type == graph.Import && e.Spec != "" {
 				inWorkspace[e.Spec] = true
 			}
 		}

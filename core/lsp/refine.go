@@ -189,7 +189,7 @@ func (r *refiner) result() *Refinement {
 	for _, k := range keys {
 		existing := graph.Confidence(0)
 		for _, ei := range g.Out(k.from) {
-			if e := g.Edges[ei]; e.Type == graph.Call && e.To == k.to {
+			if e := g.Edge(ei); e.Type == graph.Call && e.To == k.to {
 				existing = e.Confidence
 			}
 		}
@@ -228,7 +228,7 @@ func (r *refiner) result() *Refinement {
 
 func hasEdgeLine(g *graph.Graph, k edgeKey) bool {
 	for _, ei := range g.Out(k.from) {
-		if e := g.Edges[ei]; e.Type == graph.Call && e.To == k.to && hasLine(e.Lines, k.line) {
+		if e := g.Edge(ei); e.Type == graph.Call && e.To == k.to && hasLine(e.Lines, k.line) {
 			return true
 		}
 	}
@@ -263,8 +263,8 @@ func Apply(g *graph.Graph, ref *Refinement) *graph.Graph {
 	for _, s := range ref.Stale {
 		drop[site{s.From, s.To, s.Line}] = true
 	}
-	specs := make([]graph.EdgeSpec, 0, len(g.Edges)+len(ref.Edges))
-	for _, e := range g.Edges {
+	specs := make([]graph.EdgeSpec, 0, g.NumEdges()+len(ref.Edges))
+	for _, e := range g.AllEdges() {
 		from, to := g.Nodes[e.From].ID, g.Nodes[e.To].ID
 		if len(e.Lines) == 0 {
 			specs = append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec})

@@ -92,8 +92,8 @@ func buildArchModel(g *graph.Graph, budget int) *archModel {
 		}
 	}
 	// Fan-in: distinct (from, to) module pairs over imports and calls.
-	pairs := make([]uint64, 0, len(g.Edges)/2)
-	for _, e := range g.Edges {
+	pairs := make([]uint64, 0, g.NumEdges()/2)
+	for _, e := range g.AllEdges() {
 		switch e.Type {
 		case graph.Import:
 			m.imports++
@@ -412,7 +412,7 @@ func (m *archModel) linkDistricts(g *graph.Graph, modOf []int32) {
 	// count file pairs).
 	seen := map[[2]int]bool{}
 	counts := map[[2]int]int{}
-	for _, e := range g.Edges {
+	for _, e := range g.AllEdges() {
 		if e.Type != kind {
 			continue
 		}

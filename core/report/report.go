@@ -88,7 +88,7 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 	for _, h := range im.Upstream {
 		n := g.Nodes[h.Node]
 		r.BlastRadius = append(r.BlastRadius, Hit{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine,
-			Depth: h.Depth, Via: g.Nodes[h.Via].ID, Confidence: g.Edges[h.Edge].Confidence.String()})
+			Depth: h.Depth, Via: g.Nodes[h.Via].ID, Confidence: g.Edge(h.Edge).Confidence.String()})
 	}
 	r.Files = append(r.Files, im.Files(g)...)
 	for _, t := range im.Tests {

@@ -56,7 +56,7 @@ func (r graphRefs) References(sym string) []Ref {
 	seen := map[[2]int]bool{} // (edge, line)
 	add := func(target int, typ graph.EdgeType) {
 		for _, ei := range g.In(target) {
-			e := &g.Edges[ei]
+			e := g.Edge(ei)
 			if e.Type != typ {
 				continue
 			}

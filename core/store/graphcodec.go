@@ -29,9 +29,8 @@ func encodeGraph(g *graph.Graph) []byte {
 		e.str(n.Owner)
 		e.bool(n.Test)
 	}
-	e.uint(uint64(len(g.Edges)))
-	for i := range g.Edges {
-		x := &g.Edges[i]
+	e.uint(uint64(g.NumEdges()))
+	for _, x := range g.AllEdges() {
 		e.uint(uint64(x.From))
 		e.uint(uint64(x.To))
 		e.uint(uint64(x.Type))

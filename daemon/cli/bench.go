@@ -82,7 +82,7 @@ func runBench(c *ctx, args []string) error {
 		if err != nil {
 			return err
 		}
-		r.Files, r.Nodes, r.Edges = res.Summary.Parsed, len(res.Graph.Nodes), len(res.Graph.Edges)
+		r.Files, r.Nodes, r.Edges = res.Summary.Parsed, len(res.Graph.Nodes), res.Graph.NumEdges()
 		r.ParseMS = ms(res.Summary.ParseTime)
 		r.ResolvMS = ms(res.Summary.ResolveTime)
 	default:

@@ -223,7 +223,7 @@ func hubs(g *graph.Graph, max int) []string {
 		n    int
 	}
 	deg := map[int]int{}
-	for _, e := range g.Edges {
+	for _, e := range g.AllEdges() {
 		if e.Type == graph.Contains {
 			continue
 		}

@@ -113,12 +113,12 @@ func hubs(g *graph.Graph, n int) []int {
 func callDegree(g *graph.Graph, i int) int {
 	d := 0
 	for _, ei := range g.In(i) {
-		if g.Edges[ei].Type == graph.Call {
+		if g.Edge(ei).Type == graph.Call {
 			d++
 		}
 	}
 	for _, ei := range g.Out(i) {
-		if g.Edges[ei].Type == graph.Call {
+		if g.Edge(ei).Type == graph.Call {
 			d++
 		}
 	}

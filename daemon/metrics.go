@@ -32,6 +32,9 @@ func newMetrics(d *Daemon) *metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.requests, m.latency,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ccd_idle_gc_total",
+			Help: "Garbage collections run between updates (CCD_IDLE_GC_MS) rather than during them."},
+			func() float64 { return float64(d.reg.gc.runs.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ccd_uptime_seconds", Help: "Seconds since the daemon started."},
 			func() float64 { return time.Since(d.started).Seconds() }),
 		ws("ccd_workspace_nodes", "Graph nodes per workspace.", func(w *workspace) float64 {

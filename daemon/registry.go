@@ -92,6 +92,7 @@ type registry struct {
 	cfg  config.Config
 	log  *slog.Logger
 	lspm *lsp.Manager // nil when CCD_LSP=off
+	gc   *idleGC
 
 	mu sync.Mutex
 	ws map[string]*workspace
@@ -99,7 +100,7 @@ type registry struct {
 }
 
 func newRegistry(cfg config.Config, log *slog.Logger) *registry {
-	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}}
+	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}, gc: newIdleGC()}
 	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) },
 		func(err error) { log.Warn("lsp", "err", err) })
 	return r
@@ -432,6 +433,7 @@ func (r *registry) busy() bool {
 // close waits for running index jobs (bounded by the caller's patience:
 // index runs cannot be interrupted, so this is best effort).
 func (r *registry) close() {
+	r.gc.stop()
 	for _, w := range r.list() {
 		r.stopLSP(w)
 	}

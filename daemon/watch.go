@@ -277,6 +277,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
 	}
 	go r.persist(ws)
+	r.gc.poke()
 	if changed {
 		go r.syncSearch(ws, res, next)
 		go r.refineChanged(ws, res, next)

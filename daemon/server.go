@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"strconv"
@@ -41,6 +42,11 @@ func (d *Daemon) routes() http.Handler {
 	mux.HandleFunc("GET /v1/mcp", d.handleMCP)
 	mux.HandleFunc("POST /v1/stop", d.handleStop)
 	mux.Handle("GET /metrics", d.metrics.handler())
+	// Profiles of the running daemon (the socket admits only its user):
+	// curl --unix-socket ... http://ccd/debug/pprof/profile?seconds=20
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusNotFound, "not_found", fmt.Sprintf("no endpoint %s %s", r.Method, r.URL.Path),
 			"see the API section of the README")

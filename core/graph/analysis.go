@@ -77,7 +77,7 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 				edges = g.In(n)
 			}
 			for _, ei := range edges {
-				e := &g.edges[ei]
+				e := g.edges.at(ei)
 				if !f.follows(e) {
 					continue
 				}
@@ -242,12 +242,12 @@ func (g *Graph) Tests(i int, depth int, f Filter) []int {
 func (g *Graph) Degree(i int) int {
 	d := 0
 	for _, ei := range g.Out(i) {
-		if g.edges[ei].typ != Contains {
+		if g.edges.at(ei).typ != Contains {
 			d++
 		}
 	}
 	for _, ei := range g.In(i) {
-		if g.edges[ei].typ != Contains {
+		if g.edges.at(ei).typ != Contains {
 			d++
 		}
 	}

@@ -23,13 +23,50 @@ type edge struct {
 	spec uint32
 }
 
+// edgeList is the edges in fixed-size chunks: a splice that changes only
+// some edges in place copies just their chunks and shares the others.
+type edgeList struct {
+	chunks [][]edge
+	n      int
+}
+
+const (
+	chunkBits = 12
+	chunkLen  = 1 << chunkBits
+)
+
+// chunked cuts es into chunks that share its backing array.
+func chunked(es []edge) edgeList {
+	l := edgeList{n: len(es), chunks: make([][]edge, 0, (len(es)+chunkLen-1)/chunkLen)}
+	for a := 0; a < len(es); a += chunkLen {
+		b := min(a+chunkLen, len(es))
+		l.chunks = append(l.chunks, es[a:b:b])
+	}
+	return l
+}
+
+// at returns edge i.
+func (l *edgeList) at(i int) *edge { return &l.chunks[i>>chunkBits][i&(chunkLen-1)] }
+
+// appendRange appends edges [a, b) to out.
+func (l *edgeList) appendRange(out []edge, a, b int) []edge {
+	for a < b {
+		c := l.chunks[a>>chunkBits]
+		k := a & (chunkLen - 1)
+		n := min(len(c)-k, b-a)
+		out = append(out, c[k:k+n]...)
+		a += n
+	}
+	return out
+}
+
 // NumEdges returns the number of edges; edge indexes run from 0 to
 // NumEdges()-1.
-func (g *Graph) NumEdges() int { return len(g.edges) }
+func (g *Graph) NumEdges() int { return g.edges.n }
 
 // Edge returns edge i. Its Lines share the graph's storage: read only.
 func (g *Graph) Edge(i int) Edge {
-	e := &g.edges[i]
+	e := g.edges.at(i)
 	x := Edge{From: int(e.from), To: int(e.to), Type: e.typ, Confidence: e.conf}
 	if e.lines != 0 {
 		x.Lines = g.linesAt(e.lines)
@@ -43,14 +80,14 @@ func (g *Graph) Edge(i int) Edge {
 // EdgeEnds returns the source, target and type of edge i: Edge without the
 // lines and spec, for hot loops.
 func (g *Graph) EdgeEnds(i int) (from, to int, t EdgeType) {
-	e := &g.edges[i]
+	e := g.edges.at(i)
 	return int(e.from), int(e.to), e.typ
 }
 
 // AllEdges yields every edge with its index, in canonical order.
 func (g *Graph) AllEdges() iter.Seq2[int, Edge] {
 	return func(yield func(int, Edge) bool) {
-		for i := range g.edges {
+		for i := range g.edges.n {
 			if !yield(i, g.Edge(i)) {
 				return
 			}
@@ -157,8 +194,9 @@ func (g *Graph) compact() {
 		return
 	}
 	w := newPoolWriter()
-	edges := make([]edge, len(g.edges))
-	for i, e := range g.edges {
+	edges := make([]edge, g.edges.n)
+	for i := range edges {
+		e := *g.edges.at(i)
 		var lines []int
 		var spec string
 		if e.lines != 0 {
@@ -170,7 +208,7 @@ func (g *Graph) compact() {
 		e.lines, e.spec = w.put(lines, spec)
 		edges[i] = e
 	}
-	g.edges = edges
+	g.edges = chunked(edges)
 	w.p.base = len(w.lines) + len(w.specs)
 	w.finish(g)
 }

@@ -60,7 +60,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 		}
 	}
 	bw.WriteString("\n],\"edges\":[\n")
-	for i := range g.edges {
+	for i := range g.edges.n {
 		if err := item(i, g.ExportEdge(i)); err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ type Graph struct {
 
 	// edges are in canonical order; lines and specs are this graph's view
 	// of the pools it shares with the graphs it was spliced from.
-	edges []edge
+	edges edgeList
 	lines []int
 	specs []string
 	pool  *pools
@@ -164,7 +164,7 @@ func New(nodes []*Node, edges []EdgeSpec) *Graph {
 		}
 	}
 	w := newPoolWriter()
-	g := &Graph{Nodes: nodes, edges: mergeRecs(recs, edges, nil, w)}
+	g := &Graph{Nodes: nodes, edges: chunked(mergeRecs(recs, edges, nil, w))}
 	w.finish(g)
 	g.look = newLookup(nodes, byID)
 	g.indexEdges()
@@ -180,13 +180,14 @@ func FromParts(nodes []*Node, edges []Edge) *Graph {
 		byID[n.ID] = i
 	}
 	w := newPoolWriter()
-	g := &Graph{Nodes: nodes, edges: make([]edge, len(edges))}
+	es := make([]edge, len(edges))
 	for i := range edges {
 		e := &edges[i]
 		x := edge{from: int32(e.From), to: int32(e.To), typ: e.Type, conf: e.Confidence}
 		x.lines, x.spec = w.put(e.Lines, e.Spec)
-		g.edges[i] = x
+		es[i] = x
 	}
+	g := &Graph{Nodes: nodes, edges: chunked(es)}
 	w.finish(g)
 	g.look = newLookup(nodes, byID)
 	g.indexEdges()
@@ -273,12 +274,14 @@ func (g *Graph) Count(k Kind) int {
 // CountEdges returns the number of edges of type t (0 counts all).
 func (g *Graph) CountEdges(t EdgeType) int {
 	if t == 0 {
-		return len(g.edges)
+		return g.edges.n
 	}
 	c := 0
-	for i := range g.edges {
-		if g.edges[i].typ == t {
-			c++
+	for _, ch := range g.edges.chunks {
+		for i := range ch {
+			if ch[i].typ == t {
+				c++
+			}
 		}
 	}
 	return c
@@ -288,7 +291,7 @@ func (g *Graph) CountEdges(t EdgeType) int {
 func (g *Graph) Children(i int) []int {
 	var out []int
 	for _, ei := range g.Out(i) {
-		if e := &g.edges[ei]; e.typ == Contains {
+		if e := g.edges.at(ei); e.typ == Contains {
 			out = append(out, int(e.to))
 		}
 	}
@@ -298,7 +301,7 @@ func (g *Graph) Children(i int) []int {
 // Parent returns the container of node i, or -1.
 func (g *Graph) Parent(i int) int {
 	for _, ei := range g.In(i) {
-		if e := &g.edges[ei]; e.typ == Contains {
+		if e := g.edges.at(ei); e.typ == Contains {
 			return int(e.from)
 		}
 	}

@@ -240,16 +240,20 @@ func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []edge, w *poolWriter) []ed
 
 // indexEdges builds the adjacency indexes of g's edges.
 func (g *Graph) indexEdges() {
-	n, m := len(g.Nodes), len(g.edges)
+	n, m := len(g.Nodes), g.edges.n
 	g.outOff = make([]int32, n+1)
 	g.inOff = make([]int32, n+1)
 	sorted := true
-	for i := range g.edges {
-		e := &g.edges[i]
-		g.outOff[e.from+1]++
-		g.inOff[e.to+1]++
-		if i > 0 && e.from < g.edges[i-1].from {
-			sorted = false
+	prev := int32(-1)
+	for _, ch := range g.edges.chunks {
+		for i := range ch {
+			e := &ch[i]
+			g.outOff[e.from+1]++
+			g.inOff[e.to+1]++
+			if e.from < prev {
+				sorted = false
+			}
+			prev = e.from
 		}
 	}
 	for i := 1; i <= n; i++ {
@@ -269,14 +273,18 @@ func (g *Graph) indexEdges() {
 
 // bucket lists edge indexes grouped by key(edge), in index order within a
 // group; off holds the groups' start offsets.
-func bucket(edges []edge, off []int32, key func(e *edge) int32) []int {
-	out := make([]int, len(edges))
+func bucket(edges edgeList, off []int32, key func(e *edge) int32) []int {
+	out := make([]int, edges.n)
 	next := make([]int32, len(off)-1)
 	copy(next, off)
-	for i := range edges {
-		k := key(&edges[i])
-		out[next[k]] = i
-		next[k]++
+	i := 0
+	for _, ch := range edges.chunks {
+		for x := range ch {
+			k := key(&ch[x])
+			out[next[k]] = i
+			next[k]++
+			i++
+		}
 	}
 	return out
 }

@@ -70,7 +70,7 @@ type splicer struct {
 	// indexes that stay consecutive in the new order.
 	runs []run
 
-	out       []edge
+	out       edgeList
 	w         *poolWriter // the new edges' lines and specs
 	sameShape bool        // every edge keeps its index, source and target
 }
@@ -197,62 +197,94 @@ func (sp *splicer) edges(specs []EdgeSpec) {
 	}
 	sp.w = g.extend()
 	merged := mergeRecs(recs, specs, nil, sp.w)
+	if sp.oldTo == nil && sp.patch(merged) {
+		return
+	}
 
-	sp.out = make([]edge, 0, max(0, len(g.edges)+len(merged)-sp.goneEdges(sp.gone)))
-	sp.sameShape = sp.oldTo == nil
+	out := make([]edge, 0, max(0, g.edges.n+len(merged)-sp.goneEdges(sp.gone)))
 	sorted := g.outIota
 	m, r := 0, 0
 	for i := 0; i < len(sp.nodes); {
 		if sp.isFresh[i] {
-			start := len(sp.out)
 			for ; m < len(merged) && int(merged[m].from) == i; m++ {
-				sp.out = append(sp.out, merged[m])
-			}
-			if sp.sameShape {
-				sp.sameShape = sameTargets(g, i, sp.out[start:])
+				out = append(out, merged[m])
 			}
 			i++
 			continue
 		}
 		ru := sp.runs[r]
 		r++
-		sp.copyRun(ru, sorted)
+		out = sp.copyRun(out, ru, sorted)
 		i += ru.to - ru.from
 	}
+	sp.out = chunked(out)
+}
+
+// patch handles new edges that join the same nodes as the old ones, at
+// the same indexes (a body edit that moved lines or changed confidences):
+// it copies only the chunks holding them, and the adjacency indexes stay.
+func (sp *splicer) patch(merged []edge) bool {
+	g := sp.g
+	m := 0
+	for _, i := range sp.freshAt {
+		start := m
+		for ; m < len(merged) && int(merged[m].from) == i; m++ {
+		}
+		if !sameTargets(g, i, merged[start:m]) {
+			return false
+		}
+	}
+	if m != len(merged) {
+		return false
+	}
+	l := edgeList{n: g.edges.n, chunks: slices.Clone(g.edges.chunks)}
+	copied := map[int]bool{}
+	m = 0
+	for _, i := range sp.freshAt {
+		a, b := g.outOff[i], g.outOff[i+1]
+		for _, ei := range g.outEdge[a:b] {
+			c := ei >> chunkBits
+			if !copied[c] {
+				l.chunks[c] = slices.Clone(l.chunks[c])
+				copied[c] = true
+			}
+			l.chunks[c][ei&(chunkLen-1)] = merged[m]
+			m++
+		}
+	}
+	sp.out, sp.sameShape = l, true
+	return true
 }
 
 // copyRun appends the old edges of a run of kept nodes, with their ends
 // moved to the new indexes (dropping edges whose target is gone).
-func (sp *splicer) copyRun(ru run, sorted bool) {
+func (sp *splicer) copyRun(out []edge, ru run, sorted bool) []edge {
 	g := sp.g
 	a, b := int(g.outOff[ru.from]), int(g.outOff[ru.to])
-	start := len(sp.out)
+	start := len(out)
 	if sorted {
-		sp.out = append(sp.out, g.edges[a:b]...)
+		out = g.edges.appendRange(out, a, b)
 	} else {
 		for _, ei := range g.outEdge[a:b] {
-			sp.out = append(sp.out, g.edges[ei])
+			out = append(out, *g.edges.at(ei))
 		}
 	}
 	if sp.oldTo == nil {
-		return
+		return out
 	}
 	w := start
-	for x := start; x < len(sp.out); x++ {
-		e := &sp.out[x]
+	for x := start; x < len(out); x++ {
+		e := out[x]
 		to := sp.oldTo[e.to]
 		if to < 0 {
 			continue
 		}
 		e.from += int32(ru.shift)
 		e.to = to
-		if w != x {
-			sp.out[w] = *e
-		}
+		out[w] = e
 		w++
 	}
-	clear(sp.out[w:])
-	sp.out = sp.out[:w]
+	return out[:w]
 }
 
 // goneEdges counts the old edges leaving replaced nodes.
@@ -272,7 +304,7 @@ func sameTargets(g *Graph, i int, es []edge) bool {
 		return false
 	}
 	for k, ei := range g.outEdge[a:b] {
-		if g.edges[ei].to != es[k].to || g.edges[ei].typ != es[k].typ {
+		if e := g.edges.at(ei); e.to != es[k].to || e.typ != es[k].typ {
 			return false
 		}
 	}
@@ -284,7 +316,7 @@ func (sp *splicer) finish() *Graph {
 	ng := &Graph{Nodes: sp.nodes, edges: sp.out}
 	sp.w.finish(ng)
 	ng.compact()
-	if sp.sameShape && len(sp.out) == len(g.edges) {
+	if sp.sameShape {
 		ng.outOff, ng.inOff, ng.inEdge, ng.outEdge, ng.outIota = g.outOff, g.inOff, g.inEdge, g.outEdge, g.outIota
 	} else {
 		ng.indexEdges()

@@ -59,6 +59,17 @@ func (w *world) regen(p string) {
 		}
 	}
 	w.nodes[p] = ns
+	if old := w.edges[p]; nd == len(ns)-1 && len(old) > 0 && r.Intn(2) == 0 {
+		// The same calls from the same nodes, on other lines and with
+		// other confidences: a body edit that moved code around.
+		es := slices.Clone(old)
+		for k := range es {
+			es[k].Line = r.Intn(4)
+			es[k].Confidence = Confidence(1 + r.Intn(4))
+		}
+		w.edges[p] = es
+		return
+	}
 	targets := append(w.ids(), p+"::D7", "nowhere.go")
 	var es []EdgeSpec
 	for k := r.Intn(12); k > 0; k-- {
@@ -295,5 +306,67 @@ func TestSpliceBranches(t *testing.T) {
 		if msg := sameGraph(g, root.build()); msg != "" {
 			t.Fatalf("slack %d: the root graph changed: %s", slack, msg)
 		}
+	}
+}
+
+// TestSplicePatchSharesChunks checks that a splice that changes only the
+// lines of a file's edges copies just the chunks holding them.
+func TestSplicePatchSharesChunks(t *testing.T) {
+	var ns []*Node
+	var es []EdgeSpec
+	for f := 0; f < 400; f++ {
+		p := fmt.Sprintf("f%03d.go", f)
+		ns = append(ns, &Node{ID: p, Kind: Module, Name: p, Path: p})
+		for k := 0; k < 5; k++ {
+			id := fmt.Sprintf("%s::F%d", p, k)
+			ns = append(ns, &Node{ID: id, Kind: Func, Name: fmt.Sprintf("F%d", k), Qual: fmt.Sprintf("F%d", k), Path: p, StartLine: 10 * (k + 1)})
+			es = append(es, EdgeSpec{From: p, To: id, Type: Contains})
+			for c := 0; c < 4; c++ {
+				es = append(es, EdgeSpec{From: id, To: fmt.Sprintf("f%03d.go::F%d", (f+c+1)%400, c), Type: Call, Confidence: Resolved, Line: 10*(k+1) + c})
+			}
+		}
+	}
+	g := New(slices.Clone(ns), slices.Clone(es))
+	if len(g.edges.chunks) < 3 {
+		t.Fatalf("only %d chunks: the test needs more edges", len(g.edges.chunks))
+	}
+	before := g.Text()
+	// File f200.go: its edges, one line further down.
+	const p = "f200.go"
+	var fns []*Node
+	for _, n := range ns {
+		if n.Path == p {
+			c := *n
+			fns = append(fns, &c)
+		}
+	}
+	var fes []EdgeSpec
+	for i, e := range es {
+		if strings.HasPrefix(e.From, p) {
+			if e.Line > 0 {
+				e.Line++
+			}
+			es[i] = e
+			fes = append(fes, e)
+		}
+	}
+	ng := g.Splice([]string{p}, fns, fes)
+	if msg := sameGraph(ng, New(ns, es)); msg != "" {
+		t.Fatal(msg)
+	}
+	if g.Text() != before {
+		t.Fatal("the old graph changed")
+	}
+	shared := 0
+	for k := range g.edges.chunks {
+		if &g.edges.chunks[k][0] == &ng.edges.chunks[k][0] {
+			shared++
+		}
+	}
+	if want := len(g.edges.chunks) - 1; shared < want-1 {
+		t.Errorf("%d of %d chunks shared, want at least %d", shared, len(g.edges.chunks), want-1)
+	}
+	if &g.inEdge[0] != &ng.inEdge[0] {
+		t.Error("the adjacency indexes were rebuilt for a same-shape splice")
 	}
 }

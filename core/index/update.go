@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -154,11 +155,14 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 	t1 := time.Now()
 	nr.fp = newFingerprint(nr.Files, nr.Project)
 	nr.state = &stateBox{}
-	unchanged := len(changed) == 0 && len(removed) == 0 && prev.Project != nil && sameProject(prev.Project, nr.Project)
+	// Changed files (their content hash differs, or they are new) and
+	// removed ones always change the fingerprint: it is computed only when
+	// nothing says whether the inputs changed (a warm start, a project
+	// file edit).
+	edited := len(changed) > 0 || len(removed) > 0
+	unchanged := !edited && prev.Project != nil && sameProject(prev.Project, nr.Project)
 	switch {
-	case prev.Graph != nil && (unchanged || prev.Fingerprint() == nr.Fingerprint()):
-		// Edited files always change the fingerprint: it is computed only
-		// when nothing says whether the inputs changed (a warm start).
+	case prev.Graph != nil && (unchanged || (!edited && prev.Fingerprint() == nr.Fingerprint())):
 		nr.Graph = prev.Graph
 		nr.state = prev.state.handOver(prev, nr.Project)
 	default:
@@ -250,7 +254,10 @@ func (l *lazyFingerprint) get() string {
 func fingerprint(files []*facts.File, proj *resolve.Project) string {
 	h := sha256.New()
 	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.Hash)
+		io.WriteString(h, f.Path)
+		h.Write([]byte{0})
+		io.WriteString(h, f.Hash)
+		h.Write([]byte{0})
 	}
 	b, _ := json.Marshal(proj)
 	h.Write(b)

@@ -121,6 +121,29 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 	return before.Graph, after.Graph, nil
 }
 
+// Prepare parses path into the workspace's tree cache in the background
+// (one at a time; a request while one runs is dropped), so the edit that
+// usually follows reparses incrementally.
+func (h hookHost) Prepare(root, path string) {
+	h.r.mu.Lock()
+	w := h.r.ws[root]
+	h.r.mu.Unlock()
+	rel, err := filepath.Rel(root, path)
+	if w == nil || err != nil || strings.HasPrefix(rel, "..") {
+		return
+	}
+	res, _ := w.snapshot()
+	if res == nil || !h.r.warming.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer h.r.warming.Store(false)
+		if err := res.WarmTree(filepath.ToSlash(rel)); err != nil {
+			h.r.log.Debug("warm tree", "root", root, "path", rel, "err", err)
+		}
+	}()
+}
+
 func (h hookHost) Rescan(root string) {
 	h.r.mu.Lock()
 	w := h.r.ws[root]

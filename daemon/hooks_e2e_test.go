@@ -371,3 +371,30 @@ func TestHookMemorySurvivesRestart(t *testing.T) {
 		t.Errorf("the same read after a restart repeated its card: %+v", r)
 	}
 }
+
+// TestHookReadWarmsTheEdit: a PreToolUse Read makes the daemon keep the
+// file's syntax tree, and the edit that follows reparses incrementally.
+func TestHookReadWarmsTheEdit(t *testing.T) {
+	e := newEnv(t, "CCD_DEBOUNCE_MS=10")
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	if w := e.workspace(t); w.Trees != 0 || w.Incremental != 0 {
+		t.Fatalf("trees before any hook: %+v", w)
+	}
+	p := filepath.Join(dir, "shop", "pricing.py")
+	ev := fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"w","cwd":%q,"tool_name":"Read","tool_input":{"file_path":%q}}`, dir, p)
+	if r := e.run(bins.hook, []byte(ev)); r.code != 0 {
+		t.Fatalf("hook: %+v", r)
+	}
+	waitFor(t, "the tree kept", 10*time.Second, func() bool { return e.workspace(t).Trees == 1 })
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\ndef warmed(cart):\n    return 1\n")...), 0o644)
+	waitFor(t, "the edit in the graph", 10*time.Second, func() bool {
+		return contains(e.symbolsOf(t, dir, "warmed"), "shop/pricing.py::warmed")
+	})
+	if w := e.workspace(t); w.Incremental < 1 {
+		t.Errorf("the edit after the read was not reparsed incrementally: %+v", w)
+	}
+}

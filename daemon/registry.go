@@ -93,6 +93,8 @@ type registry struct {
 	log  *slog.Logger
 	lspm *lsp.Manager // nil when CCD_LSP=off
 	gc   *idleGC
+	// warming: a hook's Prepare is parsing a file into a tree cache.
+	warming atomic.Bool
 
 	mu sync.Mutex
 	ws map[string]*workspace

@@ -455,6 +455,8 @@ func info(ws *workspace) wire.WorkspaceInfo {
 		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), g.NumEdges()
 		in.Languages = ws.res.Summary.Languages
 		in.Summary = ws.res.Summary.String()
+		ts := ws.res.TreeStats()
+		in.Trees, in.Incremental = ts.Cached, ts.Incremental+ts.Unchanged
 		in.IndexedAt = ws.indexedAt.UTC().Format(time.RFC3339)
 	}
 	if ws.took > 0 {

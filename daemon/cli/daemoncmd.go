@@ -157,6 +157,9 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	if in.Updates > 0 {
 		fmt.Fprintf(w, "  %d updates, last %.1f ms", in.Updates, in.UpdateMS)
 	}
+	if in.Trees > 0 {
+		fmt.Fprintf(w, "  %d trees kept, %d incremental reparses", in.Trees, in.Incremental)
+	}
 	fmt.Fprintln(w)
 	switch in.State {
 	case "indexing":

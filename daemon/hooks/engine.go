@@ -37,6 +37,9 @@ type Host interface {
 	// Rescan brings root up to date with its tree in the background (after
 	// a branch switch, a pull, a stash).
 	Rescan(root string)
+	// Prepare says a tool is about to read or edit path (absolute): the
+	// host may get ready, in the background, to apply an edit of it fast.
+	Prepare(root, path string)
 	// Board describes root's evidence board; the zero value when it has
 	// none.
 	Board(root string) BoardInfo

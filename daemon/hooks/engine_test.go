@@ -3,8 +3,10 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +19,9 @@ import (
 
 // indexHost serves one real, in-process index (no daemon) to the engine.
 type indexHost struct {
-	root string
-	res  *index.Result
+	root     string
+	res      *index.Result
+	prepared []string // Prepare calls, relative paths
 }
 
 func (h *indexHost) Lookup(p string) (string, bool) {
@@ -43,7 +46,12 @@ func (h *indexHost) Apply(ctx context.Context, root string, paths []string) (*gr
 	h.res = next
 	return before, next.Graph, nil
 }
-func (h *indexHost) Rescan(string)              {}
+func (h *indexHost) Rescan(string) {}
+func (h *indexHost) Prepare(root, path string) {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		h.prepared = append(h.prepared, filepath.ToSlash(rel))
+	}
+}
 func (h *indexHost) Board(string) BoardInfo     { return BoardInfo{} }
 func (h *indexHost) SnapshotBoard(root string)  {}
 func (h *indexHost) SaveImpact(root, id string) {}
@@ -231,5 +239,33 @@ func TestDiffFileRename(t *testing.T) {
 	}
 	if len(risky) != 1 || risky[0].What != "renamed" {
 		t.Errorf("risky %+v", risky)
+	}
+}
+
+// TestPreToolPreparesEdits: before a tool reads or edits a file of the
+// workspace, the host is asked to get that file ready; searches are not.
+func TestPreToolPreparesEdits(t *testing.T) {
+	h := shopRepo(t)
+	e := New(h, config.DefaultHooks(), "")
+	for _, tc := range []struct{ tool, input, want string }{
+		{"Read", `{"file_path":%q}`, "shop/pricing.py"},
+		{"Edit", `{"file_path":%q,"old_string":"a","new_string":"b"}`, "shop/pricing.py"},
+		{"MultiEdit", `{"file_path":%q,"edits":[]}`, "shop/pricing.py"},
+		{"Write", `{"file_path":%q,"content":""}`, "shop/pricing.py"},
+		{"Grep", `{"pattern":"price_of","path":%q}`, ""},
+	} {
+		h.prepared = nil
+		input := fmt.Sprintf(tc.input, filepath.Join(h.root, "shop", "pricing.py"))
+		ev := fmt.Sprintf(`{"hook_event_name":"PreToolUse","session_id":"p","cwd":%q,"tool_name":%q,"tool_input":%s}`, h.root, tc.tool, input)
+		if _, err := e.Handle(context.Background(), []byte(ev), Env{}); err != nil {
+			t.Fatalf("%s: %v", tc.tool, err)
+		}
+		var want []string
+		if tc.want != "" {
+			want = []string{tc.want}
+		}
+		if !slices.Equal(h.prepared, want) {
+			t.Errorf("%s: prepared %q, want %q", tc.tool, h.prepared, want)
+		}
 	}
 }

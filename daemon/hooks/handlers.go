@@ -108,6 +108,14 @@ func (e *Engine) preTool(ctx context.Context, ev *Event) outcome {
 		return outcome{reason: "no workspace"}
 	}
 	out := outcome{root: root}
+	switch ev.Tool {
+	case "Read", "Edit", "MultiEdit", "Write":
+		// Agents read a file before they edit it: have its syntax tree
+		// ready, so the edit reparses only what changed.
+		if p := ev.FilePath(); p != "" {
+			e.host.Prepare(root, p)
+		}
+	}
 	var parts []string
 	if line := e.announce(ev, root); line != "" {
 		parts = append(parts, line)

@@ -68,6 +68,10 @@ type WorkspaceInfo struct {
 	Reparsed   int     `json:"reparsed"`                 // files parsed by the last index run or update
 	Reused     int     `json:"reused"`                   // files whose stored facts were reused
 	UpdateMS   float64 `json:"last_update_ms,omitempty"` // first event to fresh graph
+	// Trees counts the syntax trees kept for incremental reparsing, and
+	// the reparses that used one.
+	Trees       int `json:"trees,omitempty"`
+	Incremental int `json:"incremental_parses,omitempty"`
 	// LSP is the language-server refinement: off, refining, done or
 	// failed; LSPAdded and LSPUpgraded count the call edges it added and
 	// confirmed (they are in every answer once it is done).

@@ -3,95 +3,134 @@
 // answer. It fails open: whatever goes wrong, the agent is never blocked —
 // the shim exits 0, prints nothing, and logs the cause to hook.log in the
 // state directory.
+//
+// It runs for every hook event, so it links only package lean (no net,
+// fmt, time or os): a Go binary pays at start-up for every package it
+// links.
 package hookshim
 
 import (
-	"bytes"
-	"context"
 	"errors"
-	"fmt"
-	"io"
-	"net/url"
-	"os"
 	"strconv"
-	"time"
 
-	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/wire/lean"
 )
 
 // maxEvent bounds what is read from stdin (a Write of a large file carries
 // its content twice); the daemon reads as much.
 const maxEvent = 64 << 20
 
-// budget reads a millisecond budget from the environment.
-func budget(name string, def time.Duration) time.Duration {
-	if v := os.Getenv(name); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 {
-			return time.Duration(n) * time.Millisecond
-		}
-	}
-	return def
-}
+// defaultBudget is the whole time budget when CCD_HOOK_BUDGET_MS is unset:
+// well inside Claude Code's hook timeout.
+const defaultBudget = 5000 * lean.Millisecond
 
-// Main runs the shim and returns its exit code, which is always 0.
-func Main(stdin io.Reader, stdout io.Writer) int {
+// Main runs the shim on stdin and stdout and returns its exit code, which
+// is always 0; a failure is logged to hook.log.
+func Main(stdin, stdout lean.FD) int {
 	if err := run(stdin, stdout); err != nil {
-		logf("%v", err)
+		lean.AppendLog("hook.log", "ccd-hook", err.Error())
 	}
 	return 0
 }
 
-func run(stdin io.Reader, stdout io.Writer) error {
-	ev, err := io.ReadAll(io.LimitReader(stdin, maxEvent))
+func run(stdin, stdout lean.FD) error {
+	ev, err := stdin.ReadAll(maxEvent)
 	if err != nil {
-		return fmt.Errorf("read event: %w", err)
+		return errors.New("read event: " + err.Error())
 	}
-	if len(bytes.TrimSpace(ev)) == 0 {
-		return fmt.Errorf("empty event on stdin")
+	if blank(ev) {
+		return errors.New("empty event on stdin")
 	}
-	// One budget for everything, well inside Claude Code's hook timeout:
-	// connecting (and starting the daemon) plus the answer.
-	ctx, cancel := context.WithTimeout(context.Background(), budget("CCD_HOOK_BUDGET_MS", 5*time.Second))
-	defer cancel()
-	sock, err := wire.SocketPath()
+	answer, err := Forward(ev)
 	if err != nil {
 		return err
 	}
-	// The common case is a running daemon: post at once (one round trip),
-	// and only start a daemon when nothing answers.
-	target := hookPath()
-	resp, err := wire.Call(ctx, sock, "POST", target, ev)
-	if errors.Is(err, wire.ErrNoDaemon) && os.Getenv("CCD_NO_AUTOSTART") != "1" {
-		if sock, err = wire.Ensure(ctx, true); err != nil {
-			return fmt.Errorf("connect: %w", err)
-		}
-		resp, err = wire.Call(ctx, sock, "POST", target, ev)
+	if len(answer) > 0 {
+		_, err = stdout.Write(answer)
 	}
-	if err != nil {
-		return err
-	}
-	if err := resp.Err(); err != nil {
-		return err
-	}
-	_, err = stdout.Write(resp.Body)
 	return err
 }
 
-// hookPath is the endpoint with what the daemon cannot see itself: the
-// hook process's CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR.
-func hookPath() string {
-	q := url.Values{}
-	if v := os.Getenv("CLAUDE_PROJECT_DIR"); v != "" {
-		q.Set("project_dir", v)
+// Forward posts one hook event to the daemon and returns its answer. The
+// common case is a running daemon: one round trip. Only when nothing
+// answers (and CCD_NO_AUTOSTART is not 1) is a daemon started and the
+// event posted again. Connecting, starting and answering share one budget,
+// CCD_HOOK_BUDGET_MS. A non-2xx answer is the daemon's error envelope.
+func Forward(ev []byte) ([]byte, error) {
+	c := lean.Client{Version: lean.Version, Deadline: lean.After(budget())}
+	sock, err := lean.SocketPath()
+	if err != nil {
+		return nil, err
 	}
-	if v := os.Getenv("CLAUDE_CONFIG_DIR"); v != "" {
-		q.Set("config_dir", v)
+	target := hookPath()
+	resp, err := c.Call(sock, "POST", target, ev)
+	if errors.Is(err, lean.ErrNoDaemon) && lean.Getenv("CCD_NO_AUTOSTART") != "1" {
+		if sock, err = c.Ensure(true); err != nil {
+			return nil, errors.New("connect: " + err.Error())
+		}
+		resp, err = c.Call(sock, "POST", target, ev)
 	}
-	if len(q) == 0 {
-		return "/v1/hook"
+	if err != nil {
+		return nil, err
 	}
-	return "/v1/hook?" + q.Encode()
+	if err := resp.Err(); err != nil {
+		return nil, err
+	}
+	return resp.Body, nil
 }
 
-// logf records why the hook did nothing, in hook.log.
-func logf(format string, args ...any) { wire.AppendLog("hook.log", "ccd-hook", format, args...) }
+// budget is CCD_HOOK_BUDGET_MS in nanoseconds, else the default.
+func budget() int64 {
+	if n, err := strconv.Atoi(lean.Getenv("CCD_HOOK_BUDGET_MS")); err == nil && n > 0 {
+		return int64(n) * lean.Millisecond
+	}
+	return defaultBudget
+}
+
+// blank reports whether b is only white space.
+func blank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hookPath is the endpoint with what the daemon cannot see itself: the
+// hook process's CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR, encoded as
+// url.Values.Encode does (keys sorted).
+func hookPath() string {
+	q := ""
+	for _, kv := range [...][2]string{{"config_dir", "CLAUDE_CONFIG_DIR"}, {"project_dir", "CLAUDE_PROJECT_DIR"}} {
+		if v := lean.Getenv(kv[1]); v != "" {
+			if q != "" {
+				q += "&"
+			}
+			q += kv[0] + "=" + queryEscape(v)
+		}
+	}
+	if q == "" {
+		return "/v1/hook"
+	}
+	return "/v1/hook?" + q
+}
+
+// queryEscape escapes s for a URL query, as url.QueryEscape does.
+func queryEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
+			b = append(b, c)
+		case c == ' ':
+			b = append(b, '+')
+		default:
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		}
+	}
+	return string(b)
+}

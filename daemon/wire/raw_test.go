@@ -2,15 +2,50 @@ package wire
 
 import (
 	"bufio"
+	"context"
 	"errors"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const envelope = `{"code":"not_found","message":"nope","hint":"try"}`
 
-func TestReadResponse(t *testing.T) {
+// serve answers every connection on a fresh socket with raw, after
+// reading the request, and returns the socket and the requests seen.
+func serve(t *testing.T, raw string) (string, <-chan *http.Request) {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	reqs := make(chan *http.Request, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			req, err := http.ReadRequest(bufio.NewReader(c))
+			if err == nil {
+				req.Body.Close()
+				reqs <- req
+			}
+			io.WriteString(c, raw)
+			c.Close()
+		}
+	}()
+	return sock, reqs
+}
+
+func TestCall(t *testing.T) {
 	cases := []struct {
 		name, raw string
 		status    int
@@ -30,7 +65,8 @@ func TestReadResponse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := readResponse(bufio.NewReader(strings.NewReader(c.raw)))
+			sock, reqs := serve(t, c.raw)
+			r, err := Call(context.Background(), sock, "POST", "/v1/x?a=b", []byte(`{"k":1}`))
 			if c.fail {
 				if err == nil {
 					t.Fatalf("want an error, got %+v", r)
@@ -39,6 +75,10 @@ func TestReadResponse(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			req := <-reqs
+			if req.Method != "POST" || req.URL.String() != "/v1/x?a=b" || req.Header.Get(VersionHeader) != Version || req.ContentLength != 7 {
+				t.Errorf("request: %s %s %v", req.Method, req.URL, req.Header)
 			}
 			if r.Status != c.status {
 				t.Errorf("status %d, want %d", r.Status, c.status)
@@ -58,6 +98,37 @@ func TestReadResponse(t *testing.T) {
 				t.Errorf("unexpected error: %v", r.Err())
 			}
 		})
+	}
+}
+
+func TestCallNoDaemon(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "none")
+	if _, err := Call(context.Background(), sock, "GET", "/v1/ping", nil); !errors.Is(err, ErrNoDaemon) {
+		t.Fatalf("want ErrNoDaemon, got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Call(ctx, sock, "GET", "/v1/ping", nil); !errors.Is(err, ErrNoDaemon) {
+		t.Fatalf("cancelled: want ErrNoDaemon, got %v", err)
+	}
+}
+
+// TestCallHonoursDeadline: a daemon that accepts and never answers
+// costs the caller its context's deadline, not more.
+func TestCallHonoursDeadline(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := Call(ctx, sock, "GET", "/v1/ping", nil); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("want a timeout, got %v", err)
+	}
+	if ctx.Err() == nil {
+		t.Fatalf("returned before the deadline")
 	}
 }
 

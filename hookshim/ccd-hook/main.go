@@ -2,9 +2,10 @@
 package main
 
 import (
-	"os"
+	"syscall"
 
+	"github.com/ccd-dev/ccd/daemon/wire/lean"
 	"github.com/ccd-dev/ccd/hookshim"
 )
 
-func main() { os.Exit(hookshim.Main(os.Stdin, os.Stdout)) }
+func main() { syscall.Exit(hookshim.Main(lean.Stdin, lean.Stdout)) }

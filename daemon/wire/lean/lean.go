@@ -1,0 +1,71 @@
+// Package lean is the dependency-light core of the daemon's client side:
+// where the state directory and socket live, one HTTP/1.1 request over the
+// unix socket with a deadline, the daemon's error envelope, starting the
+// daemon when none answers, and the shims' log files.
+//
+// It exists for ccd-hook, which Claude Code starts for every hook event:
+// a Go binary pays at start-up for the initialisation of every package it
+// links (net, fmt, encoding/json, time and os alone cost milliseconds on a
+// small machine), so this package links nothing but errors, path, strconv,
+// unicode/utf8 and syscall, none of which does real work before main.
+// Package wire builds its richer, context-based API on top of it, so the
+// rules (socket path, request, parsing, autostart) exist once.
+//
+// It is Linux-only, like the daemon (SO_PEERCRED, /proc).
+package lean
+
+import (
+	"errors"
+	"strconv"
+	"syscall"
+)
+
+// BaseVersion is ccd's version when the build does not set one.
+const BaseVersion = "0.1.0"
+
+// Version is what a binary that links only this package (ccd-hook) sends
+// as X-Ccd-Version. Release builds set it next to wire.Version:
+// -ldflags "-X github.com/ccd-dev/ccd/daemon/wire/lean.Version=…".
+var Version = BaseVersion
+
+// VersionHeader carries the client's version on every request.
+const VersionHeader = "X-Ccd-Version"
+
+// ErrNoDaemon means nothing listens on the socket.
+var ErrNoDaemon = errors.New("no daemon is running")
+
+// ErrTimeout means the deadline passed before the daemon answered.
+var ErrTimeout = errors.New("timed out")
+
+// wrapped is an error with context that still matches its cause.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// wrap returns "ctx: err", unwrapping to err.
+func wrap(ctx string, err error) error {
+	return &wrapped{msg: ctx + ": " + err.Error(), err: err}
+}
+
+// itoa formats n in decimal.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// ignoringEINTR retries a system call interrupted by a signal (the Go
+// runtime preempts threads with signals).
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// Getenv is the value of an environment variable, "" when unset.
+func Getenv(name string) string {
+	v, _ := syscall.Getenv(name)
+	return v
+}

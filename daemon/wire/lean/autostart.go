@@ -61,10 +61,13 @@ func (c Client) start(sock string) error {
 		if err = c.Ping(sock); err == nil {
 			return nil
 		}
-		if c.Deadline.Passed() || c.cancelled() {
+		// Stop a little before the deadline rather than ping past it, so
+		// the error says why the last ping failed.
+		left := c.Deadline.Left() - Millisecond
+		if left <= 0 || c.cancelled() {
 			return wrap("daemon did not start in time (see the log in the state dir)", err)
 		}
-		sleep(min(wait, c.Deadline.Left()))
+		sleep(min(wait, left))
 		if wait < 50*Millisecond {
 			wait *= 2
 		}

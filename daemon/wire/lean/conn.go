@@ -76,7 +76,7 @@ type conn struct {
 
 func dial(sock string, dl Deadline) (*conn, error) {
 	if dl.Passed() {
-		return nil, wrap(ErrNoDaemon.Error()+" at "+sock, ErrTimeout)
+		return nil, wrap("connect "+sock, ErrTimeout)
 	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {

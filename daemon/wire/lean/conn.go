@@ -92,6 +92,9 @@ func dial(sock string, dl Deadline) (*conn, error) {
 			continue
 		}
 		if err == syscall.EAGAIN { // the listener's backlog stayed full
+			if !dl.Passed() {
+				continue // woken up a clock tick early
+			}
 			err = ErrTimeout
 		}
 		break
@@ -132,6 +135,11 @@ func (c *conn) io(opt int, f func() (int, error)) (int, error) {
 		case syscall.EINTR:
 			continue
 		case syscall.EAGAIN:
+			// The kernel counts timeouts in clock ticks and may wake up
+			// to a tick early: go on until the deadline really passed.
+			if c.dl != 0 && !c.dl.Passed() {
+				continue
+			}
 			return 0, ErrTimeout
 		}
 		return n, err

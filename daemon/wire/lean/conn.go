@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"strconv"
 	"syscall"
 )
 
@@ -60,7 +61,7 @@ func request(method, target, version string, body []byte) []byte {
 	b = append(b, "Connection: close\r\n"...)
 	if body != nil {
 		b = append(b, "Content-Type: application/json\r\nContent-Length: "...)
-		b = append(b, itoa(len(body))...)
+		b = append(b, strconv.Itoa(len(body))...)
 		b = append(b, "\r\n"...)
 	}
 	b = append(b, "\r\n"...)

@@ -16,7 +16,6 @@ package lean
 
 import (
 	"errors"
-	"strconv"
 	"syscall"
 )
 
@@ -50,9 +49,6 @@ func (w *wrapped) Unwrap() error { return w.err }
 func wrap(ctx string, err error) error {
 	return &wrapped{msg: ctx + ": " + err.Error(), err: err}
 }
-
-// itoa formats n in decimal.
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // ignoringEINTR retries a system call interrupted by a signal (the Go
 // runtime preempts threads with signals).

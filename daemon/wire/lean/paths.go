@@ -3,6 +3,7 @@ package lean
 import (
 	"errors"
 	"path"
+	"strconv"
 	"syscall"
 )
 
@@ -38,8 +39,8 @@ func SocketPath() (string, error) {
 		p = path.Join(dir, "ccd.sock")
 	}
 	if len(p) > MaxSocketPath {
-		return "", errors.New("socket path " + p + " is " + itoa(len(p)) + " bytes, over the unix socket limit of " +
-			itoa(MaxSocketPath) + ": set CCD_SOCKET (or CCD_HOME) to a shorter path")
+		return "", errors.New("socket path " + p + " is " + strconv.Itoa(len(p)) + " bytes, over the unix socket limit of " +
+			strconv.Itoa(MaxSocketPath) + ": set CCD_SOCKET (or CCD_HOME) to a shorter path")
 	}
 	return p, nil
 }

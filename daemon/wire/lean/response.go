@@ -73,7 +73,7 @@ func (p *parser) feed(n int) (bool, error) {
 	if p.resp == nil {
 		end := p.headerEnd()
 		if end > maxHeader || (end < 0 && len(p.buf) > maxHeader) {
-			return false, errors.New("read answer: headers longer than " + itoa(maxHeader) + " bytes")
+			return false, errors.New("read answer: headers longer than " + strconv.Itoa(maxHeader) + " bytes")
 		}
 		if end < 0 {
 			return false, nil
@@ -92,7 +92,7 @@ func (p *parser) feed(n int) (bool, error) {
 		return p.chunks()
 	default:
 		if len(p.buf)-p.start > p.max {
-			return false, errors.New("read answer: body over " + itoa(p.max) + " bytes")
+			return false, errors.New("read answer: body over " + strconv.Itoa(p.max) + " bytes")
 		}
 	}
 	return false, nil
@@ -105,9 +105,9 @@ func (p *parser) finish() (*Response, error) {
 		if len(p.buf) == 0 {
 			return nil, errors.New("read answer: the daemon closed the connection without answering")
 		}
-		return nil, errors.New("read answer: the connection ended inside the headers (" + itoa(len(p.buf)) + " bytes)")
+		return nil, errors.New("read answer: the connection ended inside the headers (" + strconv.Itoa(len(p.buf)) + " bytes)")
 	case p.mode == bodyLength:
-		return nil, errors.New("read answer body: got " + itoa(len(p.buf)-p.start) + " of " + itoa(p.size) + " bytes")
+		return nil, errors.New("read answer body: got " + strconv.Itoa(len(p.buf)-p.start) + " of " + strconv.Itoa(p.size) + " bytes")
 	case p.mode == bodyChunked:
 		return nil, errors.New("read answer body: the connection ended inside a chunked body")
 	}

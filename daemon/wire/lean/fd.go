@@ -112,11 +112,12 @@ func wait(f FD, events int16) error {
 	pfd := pollFd{fd: int32(f), events: events}
 	for {
 		_, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, 0, 0, 0, 0)
-		if e == 0 || e != syscall.EINTR {
-			if e != 0 {
-				return e
-			}
+		switch e {
+		case 0:
 			return nil
+		case syscall.EINTR:
+			continue
 		}
+		return e
 	}
 }

@@ -238,6 +238,11 @@ func TestInitStatusImpactStop(t *testing.T) {
 		!st.Workspaces[0].Fresh || st.Workspaces[0].Generation != 1 || st.PID == 0 || st.RSSBytes == 0 {
 		t.Fatalf("status: %+v", st)
 	}
+	// The daemon runs with lazily freed memory (see daemon/cli/lazyfree.go).
+	if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", st.PID)); err != nil ||
+		!strings.Contains(string(env), "madvdontneed=0") {
+		t.Errorf("the daemon's environment lacks GODEBUG=madvdontneed=0 (%v)", err)
+	}
 	// The daemon answers exactly what the in-process CLI computes.
 	for _, args := range [][]string{
 		{"impact", "--root", dir, "total"},

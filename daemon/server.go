@@ -465,8 +465,15 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	return in
 }
 
-// rss is the daemon's resident set size in bytes, from /proc.
+// rss is the daemon's resident set size in bytes, less the pages freed
+// lazily (MADV_FREE: the kernel takes them back when it needs them), from
+// /proc/self/smaps_rollup, else /proc/self/statm.
 func rss() int64 {
+	if b, err := os.ReadFile("/proc/self/smaps_rollup"); err == nil {
+		if n, ok := smapsRSS(string(b)); ok {
+			return n
+		}
+	}
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
 		return 0
@@ -477,4 +484,27 @@ func rss() int64 {
 	}
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize())
+}
+
+// smapsRSS reads Rss less LazyFree (in bytes) from smaps_rollup text.
+func smapsRSS(text string) (int64, bool) {
+	var rss, lazy int64
+	found := false
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		switch f[0] {
+		case "Rss:":
+			rss, found = kb<<10, true
+		case "LazyFree:":
+			lazy = kb << 10
+		}
+	}
+	return rss - lazy, found && rss >= lazy
 }

@@ -70,6 +70,7 @@ func runDaemon(c *ctx, args []string) error {
 		}
 		return printPing(c, cl, "started")
 	}
+	reexecLazyFree()
 	opts.Foreground = true
 	err = daemon.Run(context.Background(), opts)
 	if errors.Is(err, daemon.ErrRunning) {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -217,6 +218,9 @@ func (r *registry) startIndex(w *workspace) {
 		w.gen++
 		w.head = gitHead(w.root)
 		r.log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
+		// An index leaves hundreds of MB of garbage behind: give it back
+		// now rather than keep it as the daemon's footprint at rest.
+		go debug.FreeOSMemory()
 		// The architecture view lands in .codecanvas/architecture.png.
 		go r.saveArtifact(w, res.Graph, "architecture", -1, 0)
 		// Language servers refine the call graph in the background.

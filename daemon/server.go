@@ -121,8 +121,9 @@ func (d *Daemon) handlePing(w http.ResponseWriter, r *http.Request) {
 
 func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 	st := wire.Status{PID: os.Getpid(), Version: wire.Version, UptimeS: time.Since(d.started).Seconds(),
-		RSSBytes: rss(), Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{},
+		Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{},
 		Hooks: map[string]wire.HookStats{}}
+	st.RSSBytes, st.LazyFreeBytes = memory()
 	st.LSP = lspSessions(d.reg.lspm)
 	for ev, s := range d.hooks.Stats() {
 		st.Hooks[ev] = wire.HookStats{Count: s.Count, Cards: s.Cards, P50MS: s.P50MS, P99MS: s.P99MS}
@@ -466,28 +467,36 @@ func info(ws *workspace) wire.WorkspaceInfo {
 }
 
 // rss is the daemon's resident set size in bytes, less the pages freed
-// lazily (MADV_FREE: the kernel takes them back when it needs them), from
-// /proc/self/smaps_rollup, else /proc/self/statm.
+// lazily.
 func rss() int64 {
+	n, _ := memory()
+	return n
+}
+
+// memory returns the daemon's resident set size less the pages freed
+// lazily (MADV_FREE: the kernel takes them back when it needs them), and
+// those pages, from /proc/self/smaps_rollup, else /proc/self/statm.
+func memory() (resident, lazy int64) {
 	if b, err := os.ReadFile("/proc/self/smaps_rollup"); err == nil {
-		if n, ok := smapsRSS(string(b)); ok {
-			return n
+		if n, l, ok := smapsRSS(string(b)); ok {
+			return n, l
 		}
 	}
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	f := strings.Fields(string(b))
 	if len(f) < 2 {
-		return 0
+		return 0, 0
 	}
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
+	return pages * int64(os.Getpagesize()), 0
 }
 
-// smapsRSS reads Rss less LazyFree (in bytes) from smaps_rollup text.
-func smapsRSS(text string) (int64, bool) {
+// smapsRSS reads Rss less LazyFree, and LazyFree, in bytes, from
+// smaps_rollup text.
+func smapsRSS(text string) (int64, int64, bool) {
 	var rss, lazy int64
 	found := false
 	for _, line := range strings.Split(text, "\n") {
@@ -506,5 +515,8 @@ func smapsRSS(text string) (int64, bool) {
 			lazy = kb << 10
 		}
 	}
-	return rss - lazy, found && rss >= lazy
+	if !found || rss < lazy {
+		return 0, 0, false
+	}
+	return rss - lazy, lazy, true
 }

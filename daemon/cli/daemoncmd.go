@@ -120,8 +120,12 @@ func runStatus(c *ctx, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	fmt.Fprintf(c.stdout, "ccd daemon pid %d, version %s, up %s, RSS %.0f MB, %d requests\n",
-		st.PID, st.Version, (time.Duration(st.UptimeS * float64(time.Second))).Round(time.Second), float64(st.RSSBytes)/(1<<20), st.Requests)
+	lazy := ""
+	if st.LazyFreeBytes >= 1<<20 {
+		lazy = fmt.Sprintf(" (+%.0f MB freed lazily)", float64(st.LazyFreeBytes)/(1<<20))
+	}
+	fmt.Fprintf(c.stdout, "ccd daemon pid %d, version %s, up %s, RSS %.0f MB%s, %d requests\n",
+		st.PID, st.Version, (time.Duration(st.UptimeS * float64(time.Second))).Round(time.Second), float64(st.RSSBytes)/(1<<20), lazy, st.Requests)
 	fmt.Fprintf(c.stdout, "socket %s\n", st.Socket)
 	fmt.Fprintf(c.stdout, "workspaces (%d):\n", len(st.Workspaces))
 	for _, w := range st.Workspaces {

@@ -2,14 +2,17 @@ package wire
 
 // Status is the answer of GET /v1/status.
 type Status struct {
-	PID        int             `json:"pid"`
-	Version    string          `json:"version"`
-	UptimeS    float64         `json:"uptime_s"`
-	RSSBytes   int64           `json:"rss_bytes"`
-	Socket     string          `json:"socket"`
-	StateDir   string          `json:"state_dir"`
-	Requests   int64           `json:"requests"`
-	Workspaces []WorkspaceInfo `json:"workspaces"`
+	PID      int     `json:"pid"`
+	Version  string  `json:"version"`
+	UptimeS  float64 `json:"uptime_s"`
+	RSSBytes int64   `json:"rss_bytes"` // resident memory, less LazyFreeBytes
+	// LazyFreeBytes is memory the daemon has given back lazily (MADV_FREE):
+	// still counted as resident by the kernel until it needs the pages.
+	LazyFreeBytes int64           `json:"lazy_free_bytes,omitempty"`
+	Socket        string          `json:"socket"`
+	StateDir      string          `json:"state_dir"`
+	Requests      int64           `json:"requests"`
+	Workspaces    []WorkspaceInfo `json:"workspaces"`
 	// Hooks counts hook events per event type, with the cards emitted and
 	// the daemon-side latency.
 	Hooks map[string]HookStats `json:"hooks,omitempty"`

@@ -5,11 +5,14 @@
 //
 // It exists for ccd-hook, which Claude Code starts for every hook event:
 // a Go binary pays at start-up for the initialisation of every package it
-// links (net, fmt, encoding/json, time and os alone cost milliseconds on a
-// small machine), so this package links nothing but errors, path, strconv,
-// unicode/utf8 and syscall, none of which does real work before main.
-// Package wire builds its richer, context-based API on top of it, so the
-// rules (socket path, request, parsing, autostart) exist once.
+// links (os, time, net, fmt and encoding/json together cost well over a
+// millisecond on a small machine: internal/godebug, net/netip, unicode
+// tables, page faults), so this package imports only errors, path,
+// strconv, unicode/utf8 and syscall: plain system calls on file
+// descriptors, socket timeouts instead of a poller, flock(2) and
+// fork/exec(2) instead of os/exec. Package wire builds its richer,
+// context-based API on top of it, so the rules (socket path, request,
+// parsing, autostart) exist once.
 //
 // It is Linux-only, like the daemon (SO_PEERCRED, /proc).
 package lean

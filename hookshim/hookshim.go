@@ -46,9 +46,11 @@ func run(stdin, stdout lean.FD) error {
 		return err
 	}
 	if len(answer) > 0 {
-		_, err = stdout.Write(answer)
+		if _, err := stdout.Write(answer); err != nil {
+			return errors.New("write answer: " + err.Error())
+		}
 	}
-	return err
+	return nil
 }
 
 // Forward posts one hook event to the daemon and returns its answer. The

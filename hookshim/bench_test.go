@@ -20,6 +20,15 @@ var benchBins struct {
 	hook, noop, cc string
 }
 
+// TestMain removes what the benchmark built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchBins.dir != "" {
+		os.RemoveAll(benchBins.dir)
+	}
+	os.Exit(code)
+}
+
 func buildBenchBins(b *testing.B) {
 	benchBins.once.Do(func() {
 		dir, err := os.MkdirTemp("", "ccd-hook-bench-")
@@ -85,10 +94,18 @@ func BenchmarkShimSpawn(b *testing.B) {
 		}
 		return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
-	defer func() {
+	defer func() { // stop the daemon and let it finish writing its state
+		pid, _ := os.ReadFile(filepath.Join(home, "daemon.pid"))
 		cmd := exec.Command(benchBins.cc, "stop")
 		cmd.Env = env
 		cmd.Run()
+		for i := 0; i < 250 && len(pid) > 0; i++ {
+			st, err := os.ReadFile("/proc/" + strings.TrimSpace(string(pid)) + "/stat")
+			if err != nil || strings.Contains(string(st), ") Z ") {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}()
 	type bin struct {
 		name, path string

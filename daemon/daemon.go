@@ -121,6 +121,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
 	d.reg = newRegistry(cfg, d.log)
+	d.reg.gc.lastRequest = func() time.Time { return time.Unix(0, d.last.Load()) }
 	pol, err := config.LoadHooks()
 	if err != nil {
 		return err

@@ -16,17 +16,22 @@ import (
 // slows it several times over, on a large heap and few cores. So once
 // updates have been quiet for a moment and more than half of the headroom
 // to the next collection is used, the daemon collects there and then:
-// the collection the next edit would have run happens between edits.
+// the collection the next edit would have run happens between edits. It
+// waits for requests to be quiet too: the hook that follows an edit must
+// not meet the collection instead.
 type idleGC struct {
 	quiet time.Duration // 0: disabled
 	runs  atomic.Int64
+	// lastRequest returns when the last request came (nil: not known).
+	lastRequest func() time.Time
 
 	mu    sync.Mutex
 	timer *time.Timer
 }
 
-// defaultIdleGCQuiet is how long updates must be quiet before a check.
-const defaultIdleGCQuiet = 50 * time.Millisecond
+// defaultIdleGCQuiet is how long updates and requests must be quiet
+// before a check.
+const defaultIdleGCQuiet = 100 * time.Millisecond
 
 // newIdleGC reads CCD_IDLE_GC_MS (0 turns idle collections off).
 func newIdleGC() *idleGC {
@@ -64,6 +69,14 @@ func (c *idleGC) stop() {
 }
 
 func (c *idleGC) check() {
+	if c.lastRequest != nil {
+		if d := time.Since(c.lastRequest()); d < c.quiet {
+			c.mu.Lock()
+			c.timer.Reset(c.quiet - d)
+			c.mu.Unlock()
+			return
+		}
+	}
 	s := []rtmetrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/gc/heap/goal:bytes"},

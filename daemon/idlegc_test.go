@@ -3,6 +3,7 @@ package daemon
 import (
 	"runtime"
 	rtmetrics "runtime/metrics"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -80,4 +81,41 @@ func heapLiveGoal(t *testing.T) (live, goal uint64) {
 		t.Fatalf("heap live %d, goal %d", live, goal)
 	}
 	return live, goal
+}
+
+// TestIdleGCWaitsForQuietRequests: while requests keep coming, the
+// collection waits; once they stop, it runs.
+func TestIdleGCWaitsForQuietRequests(t *testing.T) {
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	c := &idleGC{quiet: 20 * time.Millisecond, lastRequest: func() time.Time { return time.Unix(0, last.Load()) }}
+	defer c.stop()
+	live := make([][]byte, 64)
+	for i := range live {
+		live[i] = make([]byte, 1<<20)
+	}
+	runtime.GC()
+	live0, goal := heapLiveGoal(t)
+	for i := uint64(0); i < (goal-live0)*3/4>>20; i++ {
+		sink = append(sink, make([]byte, 1<<20))
+		if len(sink) > 4 {
+			sink = sink[1:]
+		}
+	}
+	c.poke()
+	for range 10 { // 50 ms of requests, one every 5 ms
+		time.Sleep(5 * time.Millisecond)
+		last.Store(time.Now().UnixNano())
+	}
+	if n := c.runs.Load(); n != 0 {
+		t.Fatalf("collected %d times while requests kept coming", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for c.runs.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if c.runs.Load() != 1 {
+		t.Fatalf("no collection once requests stopped")
+	}
+	runtime.KeepAlive(live)
 }

@@ -921,10 +921,12 @@ func BenchmarkEditToFresh(b *testing.B) {
 				c, d := edit(kind, n)
 				n++
 				client, daemon = append(client, c), append(daemon, d)
-				// Agents edit seconds apart: let the background work of
-				// this edit (saving, search, idle collection) finish.
+				// Agents edit seconds apart (a model call between two
+				// edits): let the background work of this edit (saving,
+				// search, the idle collection 100 ms after the last
+				// request) finish.
 				b.StopTimer()
-				time.Sleep(150 * time.Millisecond)
+				time.Sleep(400 * time.Millisecond)
 				b.StartTimer()
 			}
 			b.StopTimer()

@@ -64,9 +64,11 @@ func editBench(d *daemonProc, ccdBin, root, work string, t Target, iters int, lo
 		}
 		r.Client = append(r.Client, time.Since(t0))
 		r.Daemon = append(r.Daemon, nw.UpdateMS)
-		// Agents edit seconds apart: let background work of this update
-		// (saving, re-indexing search) settle before the next (not timed).
-		time.Sleep(150 * time.Millisecond)
+		// Agents edit seconds apart (a model call between two edits): let
+		// the background work of this update (saving, re-indexing search,
+		// the idle collection 100 ms after the last request) settle before
+		// the next (not timed).
+		time.Sleep(400 * time.Millisecond)
 	}
 	if err := restore(); err != nil {
 		return nil, err

@@ -274,7 +274,9 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 		}
 	}
 	if changed {
-		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "latency", time.Since(since))
+		rs := next.ResolveStats()
+		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "resolve", rs.Mode,
+			"resolved", rs.Resolved, "names", rs.Names, "latency", time.Since(since))
 	}
 	go r.persist(ws)
 	r.gc.poke()

@@ -19,7 +19,10 @@ import (
 // daemonEnv is the environment every ccd process of a run gets: the
 // caller's, less any CCD_* setting, plus a private state directory and the
 // settings that make measurements repeatable (no idle exit, hook
-// throttling off so that every event does its full work). noDebounce sets
+// throttling off so that every event does its full work, no language
+// servers: whether gopls or pyright happen to be installed must not decide
+// how busy the machine is; their refinement has its own benchmarks in
+// core/lsp). noDebounce sets
 // CCD_DEBOUNCE_MS=0; otherwise the default quiet period applies.
 func daemonEnv(home, ccdBin string, noDebounce bool) []string {
 	var env []string
@@ -35,6 +38,7 @@ func daemonEnv(home, ccdBin string, noDebounce bool) []string {
 		"CCD_HOME="+home,
 		"CCD_EXE="+ccdBin,
 		"CCD_IDLE_TIMEOUT=0",
+		"CCD_LSP=off",
 		"CCD_HOOK_NOVELTY_S=0",
 		"CCD_HOOK_COOLDOWN_S=0",
 		"CCD_HOOK_BUDGET=100000000",

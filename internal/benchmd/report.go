@@ -56,7 +56,7 @@ func (r *Report) writeHowToRead(p func(string, ...any)) {
 	p("- Wall time is what the caller waits, process start-up included; CPU is user + system time from the child's rusage (above wall when workers run in parallel); peak RSS is the child's `ru_maxrss`.\n")
 	p("- The machine is shared with other work (see the load averages): wall times move with the load, CPU times and ratios much less. Compare ratios within one run, CPU times across runs.\n")
 	p("- universal-ctags finds definitions only (no calls, no imports, no resolution), in one thread, over the very files ccd parsed; its \"nodes\" are tags.\n")
-	p("- Hook throttling is off, so every hook call does its full work (in normal use most calls end in no card). Queries and hooks run with the default 50 ms debounce of file events, as users get it; warm starts and edit → fresh with `CCD_DEBOUNCE_MS=0`, so that figure is the update itself.\n\n")
+	p("- Hook throttling is off, so every hook call does its full work (in normal use most calls end in no card). Language servers are off (`CCD_LSP=off`): their refinement is measured by `go test ./core/lsp -bench .`, and an installed gopls indexing GOROOT in the background would load the machine for minutes. Queries and hooks run with the default 50 ms debounce of file events, as users get it; warm starts and edit → fresh with `CCD_DEBOUNCE_MS=0`, so that figure is the update itself.\n\n")
 }
 
 func (r *Report) writeMachine(b *strings.Builder) {

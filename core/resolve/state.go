@@ -133,8 +133,9 @@ func (r *resolver) resolveAll() *graph.Graph {
 // new set of files. Files with unchanged facts may be listed in changed.
 func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) (*graph.Graph, Stats) {
 	r := s.r
-	s.ready()
-	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}}
+	// The files' mentions are waited for only when dependents must be
+	// found: a body edit right after a build does not wait for them.
+	u := &update{r: r, D: map[*fileInfo]bool{}, local: map[*fileInfo][]string{}, ready: s.ready}
 	u.classify(changed, removed)
 	if !u.structural && len(u.mods) == 0 {
 		return g, Stats{Mode: "files"}
@@ -180,6 +181,8 @@ type update struct {
 	D     map[*fileInfo]bool     // files to resolve again
 	// depCalls and allCalls count the call sites of D and of all files.
 	depCalls, allCalls int
+	// ready makes every file's mentions available (State.ready).
+	ready func()
 }
 
 type mod struct {
@@ -401,6 +404,7 @@ func (u *update) close() {
 			return // resolving everything: no need to know exactly what
 		}
 		if len(u.fresh) > 0 {
+			u.ready()
 			hs := make([]uint64, len(u.fresh))
 			for i, n := range u.fresh {
 				hs[i] = hashName(n)

@@ -52,15 +52,7 @@ func TestIdleGCCollectsBetweenUpdates(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	before := ms.NumGC
-	// Garbage: three quarters of the headroom, in 1 MB pieces (so the
-	// pacer does not start a cycle of its own first).
-	live0, goal := heapLiveGoal(t)
-	for i := uint64(0); i < (goal-live0)*3/4>>20; i++ {
-		sink = append(sink, make([]byte, 1<<20))
-		if len(sink) > 4 {
-			sink = sink[1:]
-		}
-	}
+	fillHeadroom(t)
 	c.poke()
 	deadline := time.Now().Add(5 * time.Second)
 	for c.runs.Load() == 0 && time.Now().Before(deadline) {
@@ -71,6 +63,19 @@ func TestIdleGCCollectsBetweenUpdates(t *testing.T) {
 		t.Fatalf("idle collections %d, NumGC %d -> %d; want one collection", c.runs.Load(), before, ms.NumGC)
 	}
 	runtime.KeepAlive(live)
+}
+
+// fillHeadroom makes garbage of three quarters of the headroom to the next
+// collection, in 1 MB pieces (so the pacer does not start a cycle of its
+// own first).
+func fillHeadroom(t *testing.T) {
+	live, goal := heapLiveGoal(t)
+	for i := uint64(0); i < (goal-live)*3/4>>20; i++ {
+		sink = append(sink, make([]byte, 1<<20))
+		if len(sink) > 4 {
+			sink = sink[1:]
+		}
+	}
 }
 
 func heapLiveGoal(t *testing.T) (live, goal uint64) {
@@ -95,13 +100,7 @@ func TestIdleGCWaitsForQuietRequests(t *testing.T) {
 		live[i] = make([]byte, 1<<20)
 	}
 	runtime.GC()
-	live0, goal := heapLiveGoal(t)
-	for i := uint64(0); i < (goal-live0)*3/4>>20; i++ {
-		sink = append(sink, make([]byte, 1<<20))
-		if len(sink) > 4 {
-			sink = sink[1:]
-		}
-	}
+	fillHeadroom(t)
 	c.poke()
 	for range 10 { // 50 ms of requests, one every 5 ms
 		time.Sleep(5 * time.Millisecond)

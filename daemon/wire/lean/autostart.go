@@ -27,6 +27,10 @@ func (c Client) Ensure(autostart bool) (string, error) {
 	return sock, c.start(sock)
 }
 
+// respawnAfter is how long the holder of the spawn lock waits for the
+// daemon it started before it starts another.
+const respawnAfter = 1000 * Millisecond
+
 // start starts a daemon, or waits for the one another caller starts.
 func (c Client) start(sock string) error {
 	dir, err := StateDir()
@@ -42,6 +46,7 @@ func (c Client) start(sock string) error {
 	}
 	defer syscall.Close(lock) // releases the lock
 	holding := false
+	var spawned int64 // monotonic time of the last start
 	wait := 2 * Millisecond
 	for {
 		if !holding {
@@ -56,10 +61,20 @@ func (c Client) start(sock string) error {
 				if err := StartDetached(); err != nil {
 					return err
 				}
+				spawned = monotonic()
 			}
 		}
 		if err = c.Ping(sock); err == nil {
 			return nil
+		}
+		if holding && errors.Is(err, ErrNoDaemon) && monotonic()-spawned >= respawnAfter {
+			// The daemon started may have found the old one still holding
+			// the daemon lock (a killed daemon exiting) and stopped: start
+			// another; the daemon lock still lets only one run.
+			if err := StartDetached(); err != nil {
+				return err
+			}
+			spawned = monotonic()
 		}
 		// Stop a little before the deadline rather than ping past it, so
 		// the error says why the last ping failed.

@@ -224,3 +224,27 @@ func TestStartDetached(t *testing.T) {
 		t.Errorf("bare name not on PATH: %v", err)
 	}
 }
+
+// TestEnsureStartsAgainWhenTheStartedOneQuits: a started daemon may quit
+// at once (a killed predecessor still held the daemon lock while it
+// exited); the caller holding the spawn lock then starts another.
+func TestEnsureStartsAgainWhenTheStartedOneQuits(t *testing.T) {
+	home := fakeEnv(t)
+	self, _ := os.Executable()
+	script := filepath.Join(home, "ccd")
+	marker := filepath.Join(home, "quit-once")
+	body := "#!/bin/sh\nif [ ! -e " + marker + " ]; then touch " + marker + "; exit 0; fi\nexec " + self + " \"$@\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CCD_EXE", script)
+	if _, err := (Client{Deadline: After(10_000 * Millisecond)}).Ensure(true); err != nil {
+		t.Fatalf("Ensure: %v", err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the first start did not run: %v", err)
+	}
+	if pids := starts(home); len(pids) != 1 {
+		t.Errorf("daemons started %v, want one after the one that quit", pids)
+	}
+}

@@ -1,6 +1,7 @@
 package lean
 
 import (
+	"errors"
 	"strconv"
 	"syscall"
 )
@@ -32,9 +33,30 @@ func (c Client) Call(sock, method, target string, body []byte) (*Response, error
 	}
 	defer syscall.Close(conn.fd)
 	if err := conn.write(request(method, target, c.Version, body)); err != nil {
+		if goingAway(err) {
+			return nil, gone(sock, err)
+		}
 		return nil, wrap(method+" "+target, err)
 	}
-	return conn.readResponse()
+	r, err := conn.readResponse()
+	if err != nil && conn.received == 0 && goingAway(err) {
+		return nil, gone(sock, err)
+	}
+	return r, err
+}
+
+// goingAway reports whether an error on a connected socket means the
+// daemon is exiting: a killed process keeps its listening socket open
+// while the kernel tears down its memory, so a connect can succeed and the
+// connection then be reset without an answer.
+func goingAway(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// gone is the error for a daemon that went away before answering: it
+// wraps ErrNoDaemon, so callers start a new one.
+func gone(sock string, err error) error {
+	return &wrapped{msg: ErrNoDaemon.Error() + " at " + sock + " (it went away before answering: " + err.Error() + ")", err: ErrNoDaemon}
 }
 
 // Ping reports whether a daemon answers on the socket.
@@ -71,8 +93,9 @@ func request(method, target, version string, body []byte) []byte {
 // conn is a blocking unix socket whose every read and write is bounded by
 // the deadline (SO_RCVTIMEO / SO_SNDTIMEO re-armed with the time left).
 type conn struct {
-	fd int
-	dl Deadline
+	fd       int
+	dl       Deadline
+	received int // bytes read so far
 }
 
 func dial(sock string, dl Deadline) (*conn, error) {
@@ -159,7 +182,11 @@ func (c *conn) write(p []byte) error {
 }
 
 func (c *conn) read(p []byte) (int, error) {
-	return c.io(syscall.SO_RCVTIMEO, func() (int, error) { return syscall.Read(c.fd, p) })
+	n, err := c.io(syscall.SO_RCVTIMEO, func() (int, error) { return syscall.Read(c.fd, p) })
+	if n > 0 {
+		c.received += n
+	}
+	return n, err
 }
 
 // readResponse reads until the answer is complete: its Content-Length or

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // listen opens a unix socket in a fresh directory.
@@ -157,4 +158,55 @@ func TestRequestBytes(t *testing.T) {
 	if got := string(request("GET", "/v1/ping", "", nil)); got != "GET /v1/ping HTTP/1.1\r\nHost: ccd\r\nConnection: close\r\n\r\n" {
 		t.Errorf("no body, no version: %q", got)
 	}
+}
+
+// TestCallDaemonGoingAway: a daemon killed while its listening socket is
+// still open resets connections without answering; that reads as no
+// daemon (so callers start one), not as a broken answer.
+func TestCallDaemonGoingAway(t *testing.T) {
+	t.Run("accepted, then closed unread", func(t *testing.T) {
+		sock, ln := listen(t)
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			time.Sleep(20 * time.Millisecond) // the request arrives, unread
+			c.Close()
+		}()
+		_, err := Client{Deadline: After(5_000 * Millisecond)}.Call(sock, "POST", "/v1/hook", []byte(`{}`))
+		if !errors.Is(err, ErrNoDaemon) || !strings.Contains(err.Error(), "went away") {
+			t.Fatalf("err = %v, want one wrapping ErrNoDaemon that says the daemon went away", err)
+		}
+	})
+	t.Run("listener closed with the connection pending", func(t *testing.T) {
+		sock, ln := listen(t)
+		done := make(chan error, 1)
+		go func() {
+			_, err := Client{Deadline: After(5_000 * Millisecond)}.Call(sock, "GET", "/v1/ping", nil)
+			done <- err
+		}()
+		time.Sleep(50 * time.Millisecond) // connected, in the backlog
+		ln.Close()
+		if err := <-done; !errors.Is(err, ErrNoDaemon) {
+			t.Fatalf("err = %v, want one wrapping ErrNoDaemon", err)
+		}
+	})
+	t.Run("an answer cut short is not mistaken for it", func(t *testing.T) {
+		sock, ln := listen(t)
+		go func() {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			buf := make([]byte, 4096)
+			c.Read(buf)
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc"))
+			c.Close()
+		}()
+		_, err := Client{Deadline: After(5_000 * Millisecond)}.Call(sock, "GET", "/v1/ping", nil)
+		if err == nil || errors.Is(err, ErrNoDaemon) {
+			t.Fatalf("err = %v, want a truncated-answer error", err)
+		}
+	})
 }

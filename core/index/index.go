@@ -334,26 +334,35 @@ func ParseFile(reg *parse.Registry, p *parse.Parser, root, rel string, cfg confi
 	if lang == nil || !reg.Supports(lang.Name) {
 		return nil, fmt.Errorf("parse %s: no language for this file", rel)
 	}
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	info, err := os.Lstat(abs)
+	src, _, err := readSource(filepath.Join(root, filepath.FromSlash(rel)), cfg.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", rel, err)
 	}
-	if !info.Mode().IsRegular() {
-		// Symlinks, FIFOs and devices are never read: no escapes, no hangs.
-		return nil, fmt.Errorf("parse %s: %w", rel, ErrNotRegular)
+	return p.Parse(rel, lang.Name, src)
+}
+
+// readSource reads a file that may be parsed: a regular file (symlinks,
+// FIFOs and devices are never read: no escapes, no hangs) within the size
+// limit, holding text (ErrNotRegular, ErrTooLarge, ErrBinary otherwise).
+func readSource(abs string, maxSize int64) ([]byte, os.FileInfo, error) {
+	info, err := os.Lstat(abs)
+	if err != nil {
+		return nil, nil, err
 	}
-	if info.Size() > cfg.MaxFileSize {
-		return nil, fmt.Errorf("parse %s: %w", rel, ErrTooLarge)
+	if !info.Mode().IsRegular() {
+		return nil, nil, ErrNotRegular
+	}
+	if info.Size() > maxSize {
+		return nil, nil, ErrTooLarge
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", rel, err)
+		return nil, nil, err
 	}
 	if isBinary(src) {
-		return nil, fmt.Errorf("parse %s: %w", rel, ErrBinary)
+		return nil, nil, ErrBinary
 	}
-	return p.Parse(rel, lang.Name, src)
+	return src, info, nil
 }
 
 // Errors for files that are not parsed.

@@ -3,7 +3,6 @@ package index
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -91,10 +90,6 @@ func (r *Result) ResolveStats() resolve.Stats { return r.resolveStats }
 
 func newTrees() *parse.TreeCache { return parse.NewTreeCache(parse.DefaultTreeCacheSize) }
 
-// treeCache is the tree cache of r's chain (nil for a Result made by
-// hand: then files are parsed from scratch).
-func (r *Result) treeCache() *parse.TreeCache { return r.trees }
-
 // WarmTree parses the indexed file rel (relative to the root, slash
 // separated) as it is on disk into the tree cache, so that the update
 // after its next edit reparses it incrementally: a daemon calls it when an
@@ -102,7 +97,7 @@ func (r *Result) treeCache() *parse.TreeCache { return r.trees }
 // readable as a regular text file within the size limit, or already
 // cached; it fails only when the file cannot be parsed at all.
 func (r *Result) WarmTree(rel string) error {
-	trees := r.treeCache()
+	trees := r.trees // nil for a Result made by hand: files are parsed from scratch
 	if trees == nil {
 		return nil
 	}
@@ -114,13 +109,8 @@ func (r *Result) WarmTree(rel string) error {
 	if trees.Has(rel, lang) {
 		return nil
 	}
-	abs := filepath.Join(r.Root, filepath.FromSlash(rel))
-	info, err := os.Lstat(abs)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
-		return nil
-	}
-	src, err := os.ReadFile(abs)
-	if err != nil || isBinary(src) {
+	src, _, err := readSource(filepath.Join(r.Root, filepath.FromSlash(rel)), r.cfg.MaxFileSize)
+	if err != nil {
 		return nil
 	}
 	reg, err := parse.Default()

@@ -61,7 +61,7 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	for _, f := range r.Files {
 		old[f.Path] = f
 	}
-	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.treeCache()}
+	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.trees}
 	nr.Summary.Files, nr.Summary.TooLarge, nr.Summary.Unreadable = len(d.files), d.tooLarge, d.unreadable
 
 	var files []*facts.File
@@ -287,7 +287,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	}
 	p := reg.NewParser()
 	defer p.Close()
-	trees := r.treeCache()
+	trees := r.trees
 	var reparsed []*facts.File
 	for _, rel := range paths {
 		// Files are sorted by path: no map of the whole tree per edit.
@@ -295,13 +295,8 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 		if i == len(files) || files[i].Path != rel {
 			return nil, st, false, nil
 		}
-		abs := filepath.Join(r.Root, filepath.FromSlash(rel))
-		info, err := os.Lstat(abs)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
-			return nil, st, false, nil
-		}
-		src, err := os.ReadFile(abs)
-		if err != nil || isBinary(src) {
+		src, info, err := readSource(filepath.Join(r.Root, filepath.FromSlash(rel)), r.cfg.MaxFileSize)
+		if err != nil {
 			return nil, st, false, nil
 		}
 		stamps[rel] = stamp{info.Size(), info.ModTime().UnixNano()}

@@ -238,6 +238,12 @@ func TestInitStatusImpactStop(t *testing.T) {
 		!st.Workspaces[0].Fresh || st.Workspaces[0].Generation != 1 || st.PID == 0 || st.RSSBytes == 0 {
 		t.Fatalf("status: %+v", st)
 	}
+	// Live profiles are served on the socket.
+	var heap bytes.Buffer
+	if err := e.client().Do(context.Background(), http.MethodGet, "/debug/pprof/heap?debug=1", nil, &heap); err != nil ||
+		!strings.Contains(heap.String(), "heap profile") {
+		t.Errorf("GET /debug/pprof/heap: %v %.80q", err, heap.String())
+	}
 	// The daemon runs with lazily freed memory (see daemon/cli/lazyfree.go).
 	if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", st.PID)); err != nil ||
 		!strings.Contains(string(env), "madvdontneed=0") {

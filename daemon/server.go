@@ -466,13 +466,6 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	return in
 }
 
-// rss is the daemon's resident set size in bytes, less the pages freed
-// lazily.
-func rss() int64 {
-	n, _ := memory()
-	return n
-}
-
 // memory returns the daemon's resident set size less the pages freed
 // lazily (MADV_FREE: the kernel takes them back when it needs them), and
 // those pages, from /proc/self/smaps_rollup, else /proc/self/statm.

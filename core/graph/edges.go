@@ -109,9 +109,10 @@ func (g *Graph) linesAt(off uint32) []int {
 // their lines behind; the pools are rebuilt once they have doubled since
 // they were last built.
 type pools struct {
-	mu    sync.Mutex
-	lines []int
-	specs []string
+	mu sync.Mutex
+	// nlines and nspecs are how far the pools are filled: the view of the
+	// graph written last.
+	nlines, nspecs int
 	// writing: a writer is extending the pools in place.
 	writing bool
 	// base is the pools' size when they were built: the live part then.
@@ -138,7 +139,7 @@ func newPoolWriter() *poolWriter {
 func (g *Graph) extend() *poolWriter {
 	p := g.pool
 	p.mu.Lock()
-	inPlace := !p.writing && len(p.lines) == len(g.lines) && len(p.specs) == len(g.specs)
+	inPlace := !p.writing && p.nlines == len(g.lines) && p.nspecs == len(g.specs)
 	if inPlace {
 		p.writing = true
 	}
@@ -175,7 +176,7 @@ func (w *poolWriter) put(lines []int, spec string) (uint32, uint32) {
 func (w *poolWriter) finish(g *Graph) {
 	p := w.p
 	p.mu.Lock()
-	p.lines, p.specs, p.writing = w.lines, w.specs, false
+	p.nlines, p.nspecs, p.writing = len(w.lines), len(w.specs), false
 	if p.base == 0 {
 		p.base = len(w.lines) + len(w.specs)
 	}

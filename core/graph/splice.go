@@ -261,42 +261,25 @@ func (sp *splicer) patch(merged []edge) bool {
 func (sp *splicer) copyRun(out []edge, ru run, sorted bool) []edge {
 	g := sp.g
 	a, b := int(g.outOff[ru.from]), int(g.outOff[ru.to])
-	if sp.oldTo == nil {
-		if sorted {
-			return g.edges.appendRange(out, a, b)
-		}
-		for _, ei := range g.outEdge[a:b] {
-			out = append(out, *g.edges.at(ei))
-		}
-		return out
+	if sp.oldTo == nil && sorted {
+		return g.edges.appendRange(out, a, b)
 	}
-	// Moved nodes: copy and remap in one pass over the edges.
 	shift := int32(ru.shift)
-	put := func(e edge) {
-		if to := sp.oldTo[e.to]; to >= 0 {
+	for x := a; x < b; x++ {
+		ei := x
+		if !sorted {
+			ei = g.outEdge[x]
+		}
+		e := *g.edges.at(ei)
+		if sp.oldTo != nil {
+			to := sp.oldTo[e.to]
+			if to < 0 {
+				continue // its target is gone
+			}
 			e.from += shift
 			e.to = to
-			out = append(out, e)
 		}
-	}
-	if !sorted {
-		for _, ei := range g.outEdge[a:b] {
-			put(*g.edges.at(ei))
-		}
-		return out
-	}
-	for a < b {
-		c := g.edges.chunks[a>>chunkBits]
-		k := a & (chunkLen - 1)
-		n := min(len(c)-k, b-a)
-		for _, e := range c[k : k+n] {
-			if to := sp.oldTo[e.to]; to >= 0 {
-				e.from += shift
-				e.to = to
-				out = append(out, e)
-			}
-		}
-		a += n
+		out = append(out, e)
 	}
 	return out
 }

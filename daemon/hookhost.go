@@ -50,9 +50,7 @@ func (h hookHost) Init(root string) (hooks.View, error) {
 }
 
 func (h hookHost) View(root string) (hooks.View, bool) {
-	h.r.mu.Lock()
-	w := h.r.ws[root]
-	h.r.mu.Unlock()
+	w := h.r.registered(root)
 	if w == nil {
 		return hooks.View{}, false
 	}
@@ -93,9 +91,7 @@ func (h hookHost) Apply(ctx context.Context, root string, paths []string) (*grap
 }
 
 func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph, error) {
-	h.r.mu.Lock()
-	w := h.r.ws[root]
-	h.r.mu.Unlock()
+	w := h.r.registered(root)
 	if w == nil {
 		return nil, nil, nil
 	}
@@ -125,9 +121,7 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 // (one at a time; a request while one runs is dropped), so the edit that
 // usually follows reparses incrementally.
 func (h hookHost) Prepare(root, path string) {
-	h.r.mu.Lock()
-	w := h.r.ws[root]
-	h.r.mu.Unlock()
+	w := h.r.registered(root)
 	rel, err := filepath.Rel(root, path)
 	if w == nil || err != nil || strings.HasPrefix(rel, "..") {
 		return
@@ -145,9 +139,7 @@ func (h hookHost) Prepare(root, path string) {
 }
 
 func (h hookHost) Rescan(root string) {
-	h.r.mu.Lock()
-	w := h.r.ws[root]
-	h.r.mu.Unlock()
+	w := h.r.registered(root)
 	if w != nil {
 		go h.r.update(w, nil, true, false, time.Now())
 	}

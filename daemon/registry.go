@@ -366,6 +366,13 @@ func (r *registry) reindex(root string) (*workspace, error) {
 	return w, nil
 }
 
+// registered returns the workspace registered at exactly root, or nil.
+func (r *registry) registered(root string) *workspace {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ws[root]
+}
+
 // find returns the registered workspace whose root contains path (the
 // deepest one), or nil.
 func (r *registry) find(path string) *workspace {

@@ -47,13 +47,21 @@ func clock(id uintptr) int64 {
 
 func monotonic() int64 { return clock(clockMonotonic) }
 
-// sleep pauses the calling thread for ns nanoseconds.
+// sleep pauses the calling thread for ns nanoseconds. A signal (the Go
+// runtime preempts with SIGURG) interrupts nanosleep(2) with EINTR; the
+// sleep then resumes for the time that was left.
 func sleep(ns int64) {
 	if ns <= 0 {
 		return
 	}
 	ts := syscall.NsecToTimespec(ns)
-	syscall.Nanosleep(&ts, nil) // an early wake-up only shortens a poll interval
+	for {
+		var rem syscall.Timespec
+		if err := syscall.Nanosleep(&ts, &rem); err != syscall.EINTR {
+			return
+		}
+		ts = rem
+	}
 }
 
 // timestamp formats the wall clock as RFC 3339 in UTC with nanoseconds and

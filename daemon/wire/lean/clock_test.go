@@ -2,6 +2,7 @@ package lean
 
 import (
 	"math/rand"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -37,8 +38,9 @@ func TestDeadline(t *testing.T) {
 	if none.Passed() || none.Left() < 1<<60 {
 		t.Errorf("the zero deadline passed")
 	}
-	d := After(50 * Millisecond)
-	if d.Passed() || d.Left() > 50*Millisecond || d.Left() < 10*Millisecond {
+	const hour = 3600 * 1000 * Millisecond
+	d := After(hour)
+	if d.Passed() || d.Left() > hour || d.Left() < hour-60*1000*Millisecond {
 		t.Errorf("left %d", d.Left())
 	}
 	t0 := time.Now()
@@ -48,5 +50,32 @@ func TestDeadline(t *testing.T) {
 	}
 	if After(-1).Left() > 0 || !After(0).Passed() {
 		t.Errorf("a past deadline has time left")
+	}
+}
+
+// TestSleepSurvivesSignals sleeps while the runtime sends the process
+// signals (each GC preempts goroutines with SIGURG); an interrupted
+// nanosleep must resume, not return early.
+func TestSleepSurvivesSignals(t *testing.T) {
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	for i := 0; i < 20; i++ {
+		t0 := time.Now()
+		sleep(5 * Millisecond)
+		if el := time.Since(t0); el < 5*time.Millisecond {
+			t.Fatalf("sleep %d returned after %s", i, el)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/resolve"
 )
 
@@ -261,7 +262,7 @@ func TestIncrementalEdits(t *testing.T) {
 		}
 	}
 	t.Logf("resolution modes: %v; edits: %v", modes, byEdit)
-	if modes["files"] == 0 || modes["dependents"] == 0 {
+	if modes["files"] == 0 || modes["dependents"] == 0 || modes["delta"] == 0 {
 		t.Errorf("incremental paths not exercised: modes %v", modes)
 	}
 }
@@ -364,6 +365,18 @@ func runEdits(t *testing.T, archive string, seed int64, steps int, c *corpus, mo
 			t.Fatalf("seed %d step %d (%v, %s, %+v): graph differs from a clean build:\n%s", seed, step, ops, how, st,
 				lineDiff(want, got))
 		}
+		if prev, files, ok := next.Delta(); ok {
+			modes["delta"]++
+			if prev != res.Graph {
+				t.Fatalf("seed %d step %d (%v): Delta's graph is not the updated result's", seed, step, ops)
+			}
+			if got, want := prev.Splice(spliceParts(next.Graph, files)).Text(), next.Graph.Text(); got != want {
+				t.Fatalf("seed %d step %d (%v, %+v): the graph is not the previous one spliced over %v:\n%s", seed, step, ops, st, files,
+					lineDiff(want, got))
+			}
+		} else if st.Mode != "full" {
+			t.Fatalf("seed %d step %d (%v): no delta after a %s update", seed, step, ops, st.Mode)
+		}
 		if got, want := next.Summary.String(), clean.Summary.String(); got != want {
 			t.Fatalf("seed %d step %d (%v): summary %q, clean %q", seed, step, ops, got, want)
 		}
@@ -400,3 +413,27 @@ func writeFile(t *testing.T, p, data string) {
 }
 
 var _ = resolve.Stats{}
+
+// spliceParts returns files, g's nodes in them and the edges leaving
+// those nodes: the arguments of a Splice that makes g.
+func spliceParts(g *graph.Graph, files []string) ([]string, []*graph.Node, []graph.EdgeSpec) {
+	var nodes []*graph.Node
+	var specs []graph.EdgeSpec
+	for _, p := range files {
+		for _, i := range g.InFile(p) {
+			nodes = append(nodes, g.Nodes[i])
+			for _, k := range g.Out(i) {
+				e := g.Edge(k)
+				s := graph.EdgeSpec{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec}
+				if len(e.Lines) == 0 {
+					specs = append(specs, s)
+				}
+				for _, l := range e.Lines {
+					s.Line = l
+					specs = append(specs, s)
+				}
+			}
+		}
+	}
+	return files, nodes, specs
+}

@@ -62,6 +62,14 @@ type Result struct {
 	// incremental reparsing; one cache is shared along a chain of updates
 	// (see state.go).
 	trees *parse.TreeCache
+	// delta is how Graph was made from the previous result's (see Delta).
+	delta delta
+}
+
+// delta says that a graph is prev spliced over files.
+type delta struct {
+	prev  *graph.Graph
+	files []string
 }
 
 // stamp is what a walk learns about a file without reading it.

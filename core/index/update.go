@@ -165,6 +165,7 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 	case prev.Graph != nil && (unchanged || (!edited && prev.Fingerprint() == nr.Fingerprint())):
 		nr.Graph = prev.Graph
 		nr.state = prev.state.handOver(prev, nr.Project)
+		nr.delta = delta{prev: prev.Graph}
 	default:
 		st := prev.state.take()
 		if st == nil && prev.Graph != nil && prev.Project == nil && prev.Fingerprint() == fingerprint(prev.Files, nr.Project) {
@@ -175,6 +176,9 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 		if st != nil && prev.Graph != nil && sameProject(st.Project(), nr.Project) {
 			nr.Graph, nr.resolveStats = st.Update(prev.Graph, changed, removed)
 			nr.state.st = st
+			if nr.resolveStats.Mode != "full" {
+				nr.delta = delta{prev: prev.Graph, files: nr.resolveStats.Spliced}
+			}
 		} else {
 			st, g := resolve.Resolve(nr.Files, nr.Project)
 			nr.Graph, nr.state.st = g, st
@@ -182,6 +186,14 @@ func (nr *Result) finish(prev *Result, t0 time.Time, changed []*facts.File, remo
 		}
 	}
 	nr.Summary.ResolveTime = time.Since(t1)
+}
+
+// Delta reports how r's graph was made from the graph of the result it
+// updated: prev spliced over files (their nodes and the edges leaving
+// them replaced; no files: the same graph). ok is false when r's graph was
+// built afresh (a first index, a full resolve).
+func (r *Result) Delta() (prev *graph.Graph, files []string, ok bool) {
+	return r.delta.prev, r.delta.files, r.delta.prev != nil
 }
 
 // Restore makes a Result from persisted facts and their size/mtime stamps

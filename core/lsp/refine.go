@@ -255,29 +255,99 @@ func Apply(g *graph.Graph, ref *Refinement) *graph.Graph {
 	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
 		return g
 	}
-	type site struct {
-		from, to string
-		line     int
-	}
-	drop := map[site]bool{}
-	for _, s := range ref.Stale {
-		drop[site{s.From, s.To, s.Line}] = true
-	}
+	drop := staleSites(ref, nil)
 	specs := make([]graph.EdgeSpec, 0, g.NumEdges()+len(ref.Edges))
-	for _, e := range g.AllEdges() {
-		from, to := g.Nodes[e.From].ID, g.Nodes[e.To].ID
-		if len(e.Lines) == 0 {
-			specs = append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec})
-			continue
-		}
-		for _, l := range e.Lines {
-			if e.Type == graph.Call && drop[site{from, to, l}] {
-				continue
-			}
-			specs = append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Line: l, Spec: e.Spec})
-		}
+	for i := range g.NumEdges() {
+		specs = appendRefined(specs, g, i, drop)
 	}
 	specs = append(specs, ref.Edges...)
 	nodes := append([]*graph.Node(nil), g.Nodes...)
 	return graph.New(nodes, specs)
+}
+
+// ApplyFiles is Apply(ts, ref) computed from refined, the refined graph
+// of an earlier tree-sitter graph, by splicing in only files: ts must
+// differ from that earlier graph only in the nodes of files and the edges
+// leaving them (as index.Result.Delta reports), and ref may differ from
+// the refinement refined was built with only in edges leaving those
+// files. It costs a splice instead of a rebuild of every edge.
+func ApplyFiles(refined, ts *graph.Graph, files []string, ref *Refinement) *graph.Graph {
+	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
+		return refined.Splice(files, fileNodes(ts, files), fileEdges(ts, files, nil))
+	}
+	in := make(map[string]bool, len(files))
+	for _, p := range files {
+		in[p] = true
+	}
+	leaves := func(e graph.EdgeSpec) bool {
+		n := ts.Node(e.From)
+		return n != nil && in[n.Path]
+	}
+	specs := fileEdges(ts, files, staleSites(ref, leaves))
+	for _, e := range ref.Edges {
+		if leaves(e) {
+			specs = append(specs, e)
+		}
+	}
+	return refined.Splice(files, fileNodes(ts, files), specs)
+}
+
+// site is one call site of a call edge.
+type site struct {
+	from, to string
+	line     int
+}
+
+// staleSites returns ref's stale call sites (those keep reports true of,
+// or all when keep is nil).
+func staleSites(ref *Refinement, keep func(graph.EdgeSpec) bool) map[site]bool {
+	drop := map[site]bool{}
+	for _, s := range ref.Stale {
+		if keep == nil || keep(s) {
+			drop[site{s.From, s.To, s.Line}] = true
+		}
+	}
+	return drop
+}
+
+// appendRefined appends edge i of g as specs, one per line, less the call
+// sites in drop.
+func appendRefined(specs []graph.EdgeSpec, g *graph.Graph, i int, drop map[site]bool) []graph.EdgeSpec {
+	e := g.Edge(i)
+	from, to := g.Nodes[e.From].ID, g.Nodes[e.To].ID
+	if len(e.Lines) == 0 {
+		return append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec})
+	}
+	for _, l := range e.Lines {
+		if e.Type == graph.Call && drop[site{from, to, l}] {
+			continue
+		}
+		specs = append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Line: l, Spec: e.Spec})
+	}
+	return specs
+}
+
+// fileNodes returns g's nodes in files.
+func fileNodes(g *graph.Graph, files []string) []*graph.Node {
+	var nodes []*graph.Node
+	for _, p := range files {
+		for _, i := range g.InFile(p) {
+			nodes = append(nodes, g.Nodes[i])
+		}
+	}
+	return nodes
+}
+
+// fileEdges returns the edges leaving g's nodes in files as specs, less
+// the call sites in drop.
+func fileEdges(g *graph.Graph, files []string, drop map[site]bool) []graph.EdgeSpec {
+	var specs []graph.EdgeSpec
+	for _, p := range files {
+		for _, i := range g.InFile(p) {
+			for _, k := range g.Out(i) {
+				specs = appendRefined(specs, g, k, drop)
+			}
+		}
+	}
+	return specs
 }

@@ -33,6 +33,10 @@ type Stats struct {
 	Mode     string
 	Resolved int // files resolved again
 	Names    int // names whose meaning changed
+	// Spliced are the files whose nodes and edges the update replaced in
+	// the graph it was given (files and dependents modes): the graphs
+	// differ nowhere else.
+	Spliced []string
 }
 
 // fullFraction is the share of all call sites in the files to resolve
@@ -163,7 +167,8 @@ func (s *State) Update(g *graph.Graph, changed []*facts.File, removed []string) 
 	if len(u.names) > 0 || u.structural || len(u.D) > len(u.mods) {
 		st.Mode = "dependents"
 	}
-	return u.splice(g), st
+	g, st.Spliced = u.splice(g)
+	return g, st
 }
 
 // update is one State.Update in progress.
@@ -478,8 +483,8 @@ func (u *update) full() *graph.Graph {
 }
 
 // splice resolves the files in D again and splices their nodes and edges
-// into g.
-func (u *update) splice(g *graph.Graph) *graph.Graph {
+// into g; it returns the new graph and the files spliced.
+func (u *update) splice(g *graph.Graph) (*graph.Graph, []string) {
 	r := u.r
 	var list []*fileInfo
 	for _, fi := range r.list {
@@ -507,5 +512,5 @@ func (u *update) splice(g *graph.Graph) *graph.Graph {
 	for _, fi := range u.gone {
 		files = append(files, fi.f.Path)
 	}
-	return g.Splice(files, ns, es)
+	return g.Splice(files, ns, es), files
 }

@@ -106,6 +106,42 @@ func TestDaemonRefinesEdits(t *testing.T) {
 		t.Fatalf("init: %+v", r)
 	}
 	waitFor(t, "first refinement", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	// Edits of another file keep gopls's edges in every answer: the first
+	// impact after each update already has App.Alert as an lsp caller
+	// (the refined graph follows the update by a splice, not by a rebuild
+	// that leaves the tree-sitter graph in answers meanwhile).
+	lspCaller := func(callee, caller string) bool {
+		r := e.run(bins.ccd, nil, "impact", "--root", root, callee, "--json")
+		var ans struct {
+			Callers []struct{ ID, Confidence string } `json:"callers"`
+		}
+		json.Unmarshal([]byte(r.stdout), &ans)
+		for _, c := range ans.Callers {
+			if c.ID == caller && c.Confidence == "lsp" {
+				return true
+			}
+		}
+		return false
+	}
+	if !lspCaller("Email.Notify", "app/app.go::App.Alert") {
+		t.Fatal("no lsp caller of Email.Notify after the first refinement")
+	}
+	other := filepath.Join(root, "notify", "notify.go")
+	for i := 0; i < 5; i++ {
+		gen := e.workspace(t).Generation
+		b, err := os.ReadFile(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(other, append(b, []byte("\n// touched\n")...), 0o644)
+		waitFor(t, "the edit applied", time.Minute, func() bool { return e.workspace(t).Generation > gen })
+		if !lspCaller("Email.Notify", "app/app.go::App.Alert") {
+			t.Fatalf("edit %d: the first answer after the update lost gopls's edge", i)
+		}
+	}
+	if ws := e.workspace(t); ws.LSPSpliced < 5 || ws.LSPReapplied != 0 {
+		t.Errorf("the refined graph followed 5 body edits with %d splices and %d re-applications, want >= 5 and 0", ws.LSPSpliced, ws.LSPReapplied)
+	}
 	p := filepath.Join(root, "app", "app.go")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, []byte("\n// Page notifies on call.\nfunc Page(n notify.Notifier) error {\n\treturn n.Notify(\"page\")\n}\n")...), 0o644)

@@ -41,6 +41,9 @@ type lspState struct {
 	cancel   context.CancelFunc
 	err      string
 	pending  map[string]bool // files changed since the last refinement
+	// spliced and reapplied count how the refined graph followed updates:
+	// by splicing the changed files, or by applying everything again.
+	spliced, reapplied int
 	rerun    bool            // a re-refinement is scheduled
 	runMu    sync.Mutex      // one re-refinement at a time
 }
@@ -67,9 +70,12 @@ func newLSPManager(logf func(string, ...any), warn func(error)) *lsp.Manager {
 	return lsp.NewManager(lsp.Options{Servers: specs, Logf: logf})
 }
 
-// served is the graph answers use: the refined graph when it was built on
-// the current result, else the tree-sitter graph (and a re-application of
-// the refinement to the current result is started in the background).
+// served is the graph answers use: the refined graph when it is built on
+// res. An update that spliced files into the graph the refinement was
+// applied to is followed by splicing the same files into the refined
+// graph (a few milliseconds); after a full resolve the refinement is
+// applied again in the background and, meanwhile, the tree-sitter graph is
+// served.
 func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 	if res == nil {
 		return nil
@@ -85,13 +91,22 @@ func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 		s.base = res
 		return s.g
 	}
+	if prev, files, ok := res.Delta(); ok && s.base != nil && prev == s.base.Graph {
+		s.base, s.g = res, lsp.ApplyFiles(s.g, res.Graph, files, s.ref)
+		s.spliced++
+		return s.g
+	}
 	if !s.applying {
 		s.applying = true
 		ref := s.ref
 		go func() {
 			g := lsp.Apply(res.Graph, ref)
 			s.mu.Lock()
-			s.base, s.g, s.applying = res, g, false
+			if s.ref == ref {
+				s.base, s.g = res, g
+			}
+			s.applying = false
+			s.reapplied++
 			s.mu.Unlock()
 		}()
 	}
@@ -326,7 +341,25 @@ func (r *registry) refineChanged(ws *workspace, prev, next *index.Result) {
 	merged.Edges = append(merged.Edges, add.Edges...)
 	merged.Stale = append(merged.Stale, add.Stale...)
 	merged.Stats.Added, merged.Stats.Upgraded = countLSP(merged, res.Graph)
-	s.ref, s.stats, s.base, s.g = merged, merged.Stats, res, lsp.Apply(res.Graph, merged)
+	if s.ref != ref {
+		return // a full refinement replaced the one this run merges into
+	}
+	changed := make([]string, 0, len(paths))
+	for p := range paths {
+		changed = append(changed, p)
+	}
+	sort.Strings(changed)
+	// s.g is ref applied to s.base (res, or a newer result when more edits
+	// came meanwhile); merged differs from ref only in edges leaving the
+	// changed files.
+	s.ref, s.stats = merged, merged.Stats
+	if s.base != nil {
+		s.g = lsp.ApplyFiles(s.g, s.base.Graph, changed, merged)
+		s.spliced++
+	} else {
+		s.base, s.g = res, lsp.Apply(res.Graph, merged)
+		s.reapplied++
+	}
 	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))
 }
 

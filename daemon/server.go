@@ -448,6 +448,9 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	}
 	state, added, upgraded, done, total, _ := ws.lspInfo()
 	in.LSP, in.LSPAdded, in.LSPUpgraded = state, added, upgraded
+	ws.lsp.mu.Lock()
+	in.LSPSpliced, in.LSPReapplied = ws.lsp.spliced, ws.lsp.reapplied
+	ws.lsp.mu.Unlock()
 	if state == LSPRefining && total > 0 {
 		in.LSPProgress = fmt.Sprintf("%d/%d", done, total)
 	}

@@ -251,6 +251,9 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	ws.head = gitHead(ws.root)
 	gen := ws.gen
 	ws.mu.Unlock()
+	// The refined graph follows every update in turn (a splice when the
+	// update was one), so answers keep the language servers' edges.
+	r.served(ws, next)
 	if next.Graph != res.Graph && !full && len(hint) <= 64 {
 		now := time.Now()
 		if ws.recent == nil {

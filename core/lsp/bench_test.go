@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 )
 
@@ -157,4 +159,64 @@ func pythonPackageDir(pkg string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// BenchmarkApplyAfterEdit compares the two ways the daemon keeps a refined
+// graph current after a one-file edit of GOROOT/src/net/http/server.go:
+// Apply rebuilds the whole graph, ApplyFiles splices in the file. The
+// refinements are synthetic, as a real one needs gopls over all of
+// GOROOT: "dense" confirms or redirects a fifth of all call sites each,
+// "capped" keeps about as many edges as the default request cap yields.
+func BenchmarkApplyAfterEdit(b *testing.B) {
+	if testing.Short() {
+		b.Skip("indexes GOROOT/src")
+	}
+	res, err := index.Build(filepath.Join(runtime.GOROOT(), "src"), config.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := res.Graph
+	rng := rand.New(rand.NewSource(1))
+	dense := randomRefinement(rng, ts, nil, nil)
+	capped := &Refinement{}
+	keep := 4000.0 / float64(len(dense.Edges))
+	for _, e := range dense.Edges {
+		if rng.Float64() < keep {
+			capped.Edges = append(capped.Edges, e)
+		}
+	}
+	for _, e := range dense.Stale {
+		if rng.Float64() < keep {
+			capped.Stale = append(capped.Stale, e)
+		}
+	}
+	file := "net/http/server.go"
+	nodes := fileNodes(ts, []string{file})
+	body := ts.Splice([]string{file}, nodes, fileEdges(ts, []string{file}, nil))
+	added := *nodes[len(nodes)-1]
+	added.ID, added.Name = file+"::addedFunc", "addedFunc"
+	surface := ts.Splice([]string{file}, append(nodes[:len(nodes):len(nodes)], &added), fileEdges(ts, []string{file}, nil))
+	for _, r := range []struct {
+		name string
+		ref  *Refinement
+	}{{"capped", capped}, {"dense", dense}} {
+		refined := Apply(ts, r.ref)
+		for _, c := range []struct {
+			name string
+			ts   *graph.Graph
+		}{{"body-edit", body}, {"new-function", surface}} {
+			b.Run(r.name+"/"+c.name+"/Apply", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Apply(c.ts, r.ref)
+				}
+			})
+			b.Run(r.name+"/"+c.name+"/ApplyFiles", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					ApplyFiles(refined, c.ts, []string{file}, r.ref)
+				}
+			})
+		}
+	}
 }

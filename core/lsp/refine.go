@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -275,13 +276,29 @@ func ApplyFiles(refined, ts *graph.Graph, files []string, ref *Refinement) *grap
 	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
 		return refined.Splice(files, fileNodes(ts, files), fileEdges(ts, files, nil))
 	}
-	in := make(map[string]bool, len(files))
-	for _, p := range files {
-		in[p] = true
+	in := func(p string) bool {
+		for _, f := range files {
+			if f == p {
+				return true
+			}
+		}
+		return false
+	}
+	if len(files) > 8 {
+		set := make(map[string]bool, len(files))
+		for _, p := range files {
+			set[p] = true
+		}
+		in = func(p string) bool { return set[p] }
 	}
 	leaves := func(e graph.EdgeSpec) bool {
+		// Ids are "path" or "path::qualified.name": most edges are ruled
+		// out by their id alone, without a lookup.
+		if p, _, _ := strings.Cut(e.From, "::"); !in(p) {
+			return false
+		}
 		n := ts.Node(e.From)
-		return n != nil && in[n.Path]
+		return n != nil && in(n.Path)
 	}
 	specs := fileEdges(ts, files, staleSites(ref, leaves))
 	for _, e := range ref.Edges {

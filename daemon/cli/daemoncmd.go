@@ -185,7 +185,11 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	case "refining":
 		fmt.Fprintf(w, "    language servers: refining call edges (%s call sites)\n", in.LSPProgress)
 	case "done":
-		fmt.Fprintf(w, "    language servers: %d call edges added, %d confirmed\n", in.LSPAdded, in.LSPUpgraded)
+		fmt.Fprintf(w, "    language servers: %d call edges added, %d confirmed", in.LSPAdded, in.LSPUpgraded)
+		if in.LSPSpliced+in.LSPReapplied > 0 {
+			fmt.Fprintf(w, "; kept up with %d updates by splicing, %d by re-applying", in.LSPSpliced, in.LSPReapplied)
+		}
+		fmt.Fprintln(w)
 	case "failed":
 		fmt.Fprintf(w, "    language servers: refinement failed (ccd doctor says why)\n")
 	}

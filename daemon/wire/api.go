@@ -78,20 +78,25 @@ type WorkspaceInfo struct {
 	// LSP is the language-server refinement: off, refining, done or
 	// failed; LSPAdded and LSPUpgraded count the call edges it added and
 	// confirmed (they are in every answer once it is done).
-	LSP         string         `json:"lsp,omitempty"`
-	LSPAdded    int            `json:"lsp_added,omitempty"`
-	LSPUpgraded int            `json:"lsp_upgraded,omitempty"`
-	LSPProgress string         `json:"lsp_progress,omitempty"` // "asked/total" while refining
-	Phase       string         `json:"phase,omitempty"`
-	Done        int            `json:"done,omitempty"`
-	Total       int            `json:"total,omitempty"`
-	Files       int            `json:"files"`
-	Nodes       int            `json:"nodes"`
-	Edges       int            `json:"edges"`
-	Languages   map[string]int `json:"languages,omitempty"`
-	Summary     string         `json:"summary,omitempty"`
-	IndexedAt   string         `json:"indexed_at,omitempty"`
-	IndexMS     float64        `json:"index_ms,omitempty"`
+	LSP         string `json:"lsp,omitempty"`
+	LSPAdded    int    `json:"lsp_added,omitempty"`
+	LSPUpgraded int    `json:"lsp_upgraded,omitempty"`
+	LSPProgress string `json:"lsp_progress,omitempty"` // "asked/total" while refining
+	// LSPSpliced and LSPReapplied count how the refined graph followed
+	// updates: by splicing in the changed files, or by applying the whole
+	// refinement again (after a full resolve).
+	LSPSpliced   int            `json:"lsp_spliced,omitempty"`
+	LSPReapplied int            `json:"lsp_reapplied,omitempty"`
+	Phase        string         `json:"phase,omitempty"`
+	Done         int            `json:"done,omitempty"`
+	Total        int            `json:"total,omitempty"`
+	Files        int            `json:"files"`
+	Nodes        int            `json:"nodes"`
+	Edges        int            `json:"edges"`
+	Languages    map[string]int `json:"languages,omitempty"`
+	Summary      string         `json:"summary,omitempty"`
+	IndexedAt    string         `json:"indexed_at,omitempty"`
+	IndexMS      float64        `json:"index_ms,omitempty"`
 }
 
 // AddWorkspace is the body of POST /v1/workspaces and /v1/workspaces/reindex.

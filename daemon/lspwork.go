@@ -44,8 +44,8 @@ type lspState struct {
 	// spliced and reapplied count how the refined graph followed updates:
 	// by splicing the changed files, or by applying everything again.
 	spliced, reapplied int
-	rerun    bool            // a re-refinement is scheduled
-	runMu    sync.Mutex      // one re-refinement at a time
+	rerun              bool       // a re-refinement is scheduled
+	runMu              sync.Mutex // one re-refinement at a time
 }
 
 // lspMode reads CCD_LSP: "auto" (default) refines with the language

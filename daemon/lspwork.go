@@ -143,6 +143,11 @@ func (r *registry) refine(ws *workspace) {
 	if ctx.Err() != nil {
 		return // cancelled: a newer run or the workspace's removal
 	}
+	var g *graph.Graph
+	if err == nil {
+		// Outside the lock: answers meanwhile use the tree-sitter graph.
+		g = lsp.Apply(res.Graph, ref)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -151,7 +156,7 @@ func (r *registry) refine(ws *workspace) {
 		return
 	}
 	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
-	s.base, s.g = res, lsp.Apply(res.Graph, ref)
+	s.base, s.g = res, g
 	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
 		"stale", ref.Stats.Stale, "asked", ref.Stats.Asked, "servers", fmt.Sprint(ref.Stats.Servers), "took", time.Since(t0))
 }

@@ -150,6 +150,9 @@ func (r *registry) refine(ws *workspace) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ctx.Err() != nil {
+		return // cancelled while the refinement was applied
+	}
 	if err != nil {
 		s.state, s.err = LSPFailed, err.Error()
 		r.log.Warn("lsp refine", "root", ws.root, "err", err)

@@ -203,7 +203,7 @@ func TestAutostartRaceStartsOneDaemon(t *testing.T) {
 		}
 	}
 	// Losers of the lock race exit on their own; give them a moment.
-	waitFor(t, "exactly one daemon", 5*time.Second, func() bool { return len(e.daemons()) == 1 })
+	waitFor(t, "exactly one daemon", 30*time.Second, func() bool { return len(e.daemons()) == 1 })
 	time.Sleep(300 * time.Millisecond)
 	if n := len(e.daemons()); n != 1 {
 		t.Fatalf("%d daemons running, want 1: %v", n, e.daemons())
@@ -281,11 +281,11 @@ func TestInitStatusImpactStop(t *testing.T) {
 	if r := e.run(bins.ccd, nil, "stop"); r.code != 0 || !strings.Contains(r.stdout, "stopped") {
 		t.Fatalf("stop: %+v", r)
 	}
-	waitFor(t, "socket removed", 5*time.Second, func() bool {
+	waitFor(t, "socket removed", 30*time.Second, func() bool {
 		_, err := os.Stat(filepath.Join(e.home, "ccd.sock"))
 		return os.IsNotExist(err)
 	})
-	waitFor(t, "daemon process to exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	waitFor(t, "daemon process to exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
 }
 
 func TestHookFailsOpen(t *testing.T) {
@@ -346,7 +346,7 @@ func TestKillDuringIndexingRecovers(t *testing.T) {
 		t.Fatalf("init: %+v", r)
 	}
 	var first int
-	waitFor(t, "daemon indexing", 5*time.Second, func() bool {
+	waitFor(t, "daemon indexing", 30*time.Second, func() bool {
 		var st wire.Status
 		if e.client().Do(context.Background(), http.MethodGet, "/v1/status", nil, &st) != nil || len(st.Workspaces) == 0 {
 			return false
@@ -357,7 +357,7 @@ func TestKillDuringIndexingRecovers(t *testing.T) {
 	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "daemon gone", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	waitFor(t, "daemon gone", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
 	// The next shim finds a dead socket and starts a new daemon.
 	if r := e.run(bins.hook, event); r.code != 0 || r.stdout != "" {
 		t.Fatalf("hook after kill: %+v", r)
@@ -580,10 +580,10 @@ func TestWatchKeepsGraphFresh(t *testing.T) {
 	f := filepath.Join(dir, "shop", "pricing.py")
 	b, _ := os.ReadFile(f)
 	write("shop/pricing.py", string(b)+"\n\ndef surcharge(cart):\n    return total(cart) + 1\n")
-	waitFor(t, "modified file's new function", 5*time.Second, has("surcharge", "shop/pricing.py::surcharge"))
+	waitFor(t, "modified file's new function", 30*time.Second, has("surcharge", "shop/pricing.py::surcharge"))
 	// create inside a new nested directory, written right after mkdir -p
 	write("shop/extra/deep/promo.py", "from shop.pricing import total\n\ndef promo_price(cart):\n    return total(cart)\n")
-	waitFor(t, "file in a new nested directory", 5*time.Second, has("promo_price", "shop/extra/deep/promo.py::promo_price"))
+	waitFor(t, "file in a new nested directory", 30*time.Second, has("promo_price", "shop/extra/deep/promo.py::promo_price"))
 	// the new caller shows up in impact
 	var ans struct {
 		Impact struct {
@@ -604,13 +604,13 @@ func TestWatchKeepsGraphFresh(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "shop/extra/deep/promo.py"), filepath.Join(dir, "shop/extra/deep/offers.py")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "renamed file", 5*time.Second, func() bool {
+	waitFor(t, "renamed file", 30*time.Second, func() bool {
 		ids := e.symbolsOf(t, dir, "promo_price")
 		return contains(ids, "shop/extra/deep/offers.py::promo_price") && !contains(ids, "shop/extra/deep/promo.py::promo_price")
 	})
 	// delete
 	os.Remove(filepath.Join(dir, "shop/extra/deep/offers.py"))
-	waitFor(t, "deleted file gone", 5*time.Second, func() bool {
+	waitFor(t, "deleted file gone", 30*time.Second, func() bool {
 		return !contains(e.symbolsOf(t, dir, "promo_price"), "shop/extra/deep/offers.py::promo_price")
 	})
 	// branch switch
@@ -618,9 +618,9 @@ func TestWatchKeepsGraphFresh(t *testing.T) {
 	write("shop/feature.py", "def feature_flag():\n    return True\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "feature")
-	waitFor(t, "feature branch file", 5*time.Second, has("feature_flag", "shop/feature.py::feature_flag"))
+	waitFor(t, "feature branch file", 30*time.Second, has("feature_flag", "shop/feature.py::feature_flag"))
 	git(t, dir, "checkout", "-q", "main")
-	waitFor(t, "back on main: feature file gone", 5*time.Second, func() bool {
+	waitFor(t, "back on main: feature file gone", 30*time.Second, func() bool {
 		return !contains(e.symbolsOf(t, dir, "feature_flag"), "shop/feature.py::feature_flag")
 	})
 	waitFor(t, "fresh, with main's HEAD", 5*time.Second, func() bool {
@@ -649,7 +649,7 @@ func TestWarmStartReparsesOnlyChanges(t *testing.T) {
 	stop := func() {
 		t.Helper()
 		e.run(bins.ccd, nil, "stop")
-		waitFor(t, "daemon exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+		waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
 	}
 	start := func() wire.WorkspaceInfo {
 		t.Helper()
@@ -736,7 +736,7 @@ func TestCorruptStoreIsRebuilt(t *testing.T) {
 	}
 	cold := e.workspace(t)
 	e.run(bins.ccd, nil, "stop")
-	waitFor(t, "daemon exit", 5*time.Second, func() bool { return len(e.daemons()) == 0 })
+	waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
 	db := filepath.Join(dir, ".codecanvas", "ccd.db")
 	// Keep only the meta and freelist pages: the data pages the metas point
 	// at are gone, and reading their mapping would fault. (Cutting the file
@@ -959,7 +959,7 @@ func TestEditBeforeWatchesIsSeen(t *testing.T) {
 	if r := e.run(bins.ccd, nil, "init", "--no-wait", dir); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
-	waitFor(t, "indexed", 5*time.Second, func() bool { return e.workspace(t).State == "ready" })
+	waitFor(t, "indexed", 30*time.Second, func() bool { return e.workspace(t).State == "ready" })
 	if w := e.workspace(t); w.Fresh {
 		t.Fatalf("fresh before the watches are in place: %+v", w)
 	}
@@ -969,5 +969,5 @@ func TestEditBeforeWatchesIsSeen(t *testing.T) {
 	waitFor(t, "the early edit in the graph", 10*time.Second, func() bool {
 		return contains(e.symbolsOf(t, dir, "early_bird"), "shop/pricing.py::early_bird")
 	})
-	waitFor(t, "fresh", 5*time.Second, func() bool { return e.workspace(t).Fresh })
+	waitFor(t, "fresh", 30*time.Second, func() bool { return e.workspace(t).Fresh })
 }

@@ -1,7 +1,9 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -158,4 +160,63 @@ func TestDaemonRefinesEdits(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// TestDaemonKeepsRefinementAcrossRestarts: a daemon stopped and started
+// again with nothing changed serves gopls's edges at once from the store,
+// without starting gopls; a file changed while it was down makes it ask
+// the server again.
+func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	var first wire.WorkspaceInfo
+	waitFor(t, "refinement done", 3*time.Minute, func() bool { first = e.workspace(t); return first.LSP == "done" })
+	restart := func() {
+		t.Helper()
+		e.run(bins.ccd, nil, "stop")
+		waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
+		if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+			t.Fatalf("init after restart: %+v", r)
+		}
+	}
+	sessions := func() int {
+		var st wire.Status
+		if err := e.client().Do(context.Background(), http.MethodGet, "/v1/status", nil, &st); err != nil {
+			t.Fatal(err)
+		}
+		return len(st.LSP)
+	}
+	restart()
+	// init returns once the index is ready; the stored refinement is
+	// applied right after, without a server.
+	var w wire.WorkspaceInfo
+	waitFor(t, "refinement restored", 30*time.Second, func() bool { w = e.workspace(t); return w.LSP == "done" })
+	if w.LSPAdded != first.LSPAdded || w.LSPUpgraded != first.LSPUpgraded {
+		t.Errorf("restored refinement: %d added, %d confirmed; before the restart %d, %d", w.LSPAdded, w.LSPUpgraded, first.LSPAdded, first.LSPUpgraded)
+	}
+	r := e.run(bins.ccd, nil, "impact", "--root", root, "Email.Notify", "--json")
+	if !strings.Contains(r.stdout, `"app/app.go::App.Alert"`) || !strings.Contains(r.stdout, `"lsp"`) {
+		t.Errorf("no lsp caller after the restart: %s", r.stdout)
+	}
+	if n := sessions(); n != 0 {
+		t.Errorf("%d language-server sessions started, want none: the stored refinement covers the unchanged tree", n)
+	}
+	// A file changed while the daemon was down: the servers are asked.
+	e.run(bins.ccd, nil, "stop")
+	waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
+	p := filepath.Join(root, "notify", "notify.go")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, append(b, []byte("\n// changed while down\n")...), 0o644)
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "refinement after a change", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" && sessions() > 0 })
+	log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+	if n := strings.Count(string(log), "lsp refinement restored"); n != 1 {
+		t.Errorf("the log says the refinement was restored %d times, want 1:\n%s", n, log)
+	}
 }

@@ -44,8 +44,9 @@ type lspState struct {
 	// spliced and reapplied count how the refined graph followed updates:
 	// by splicing the changed files, or by applying everything again.
 	spliced, reapplied int
-	rerun              bool       // a re-refinement is scheduled
-	runMu              sync.Mutex // one re-refinement at a time
+	saved              *lsp.Refinement // the refinement in the store
+	rerun              bool            // a re-refinement is scheduled
+	runMu              sync.Mutex      // one re-refinement at a time
 }
 
 // lspMode reads CCD_LSP: "auto" (default) refines with the language
@@ -126,6 +127,9 @@ func (r *registry) refine(ws *workspace) {
 	if res == nil {
 		return
 	}
+	if !ws.freshLSP.Swap(false) && r.restoreRefinement(ws, res) {
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &ws.lsp
 	s.mu.Lock()
@@ -133,6 +137,7 @@ func (r *registry) refine(ws *workspace) {
 		s.cancel()
 	}
 	s.state, s.cancel, s.err, s.done, s.total = LSPRefining, cancel, "", 0, 0
+	s.pending = nil // res has every change so far
 	s.mu.Unlock()
 	t0 := time.Now()
 	ref, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, res.Files, lsp.RefineOptions{Progress: func(done, total int) {
@@ -160,8 +165,89 @@ func (r *registry) refine(ws *workspace) {
 	}
 	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
 	s.base, s.g = res, g
+	if len(s.pending) > 0 && !s.rerun {
+		// Files edited while the servers were asked: ask about them again.
+		s.rerun = true
+		go r.refineChanged(ws)
+	}
 	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
 		"stale", ref.Stats.Stale, "asked", ref.Stats.Asked, "servers", fmt.Sprint(ref.Stats.Servers), "took", time.Since(t0))
+	go r.saveRefinement(ws)
+}
+
+// refinementKey is the store blob that keeps a workspace's refinement
+// across daemon restarts.
+const refinementKey = "lsp-refinement"
+
+// savedRefinement is the stored form of a refinement: what it added and
+// contradicted, and the fingerprint of the inputs of the graph it was
+// last applied to.
+type savedRefinement struct {
+	Format      int              `json:"format"`
+	Fingerprint string           `json:"fingerprint"`
+	Edges       []graph.EdgeSpec `json:"edges"`
+	Stale       []graph.EdgeSpec `json:"stale"`
+	Stats       lsp.Stats        `json:"stats"`
+}
+
+// refinementFormat changes when savedRefinement or the meaning of its
+// fields does; another format is ignored.
+const refinementFormat = 1
+
+// saveRefinement stores ws's refinement when it is complete (done, no
+// edited file waiting to be asked about again) and not stored yet.
+func (r *registry) saveRefinement(ws *workspace) {
+	s := &ws.lsp
+	s.mu.Lock()
+	ref, base := s.ref, s.base
+	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved
+	s.mu.Unlock()
+	if !ok || ws.store == nil {
+		return
+	}
+	data, err := json.Marshal(savedRefinement{Format: refinementFormat, Fingerprint: base.Fingerprint(),
+		Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
+	if err == nil {
+		err = ws.store.PutBlob(refinementKey, data)
+	}
+	if err != nil {
+		r.log.Warn("lsp refinement not saved", "root", ws.root, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.saved = ref
+	s.mu.Unlock()
+}
+
+// restoreRefinement applies the refinement stored for ws when it was made
+// for exactly the inputs of res (nothing changed while the daemon was
+// down): answers get the language servers' edges at once, and no server is
+// asked. It reports whether it did.
+func (r *registry) restoreRefinement(ws *workspace, res *index.Result) bool {
+	if ws.store == nil {
+		return false
+	}
+	data, err := ws.store.Blob(refinementKey)
+	if err != nil || data == nil {
+		return false
+	}
+	var sr savedRefinement
+	if err := json.Unmarshal(data, &sr); err != nil || sr.Format != refinementFormat {
+		r.log.Warn("stored lsp refinement unusable, asking the servers again", "root", ws.root, "err", err, "format", sr.Format)
+		return false
+	}
+	if sr.Fingerprint != res.Fingerprint() {
+		return false // files changed while the daemon was down
+	}
+	ref := &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
+	g := lsp.Apply(res.Graph, ref)
+	s := &ws.lsp
+	s.mu.Lock()
+	s.ref, s.stats, s.state, s.err = ref, ref.Stats, LSPDone, ""
+	s.base, s.g, s.saved = res, g, ref
+	s.mu.Unlock()
+	r.log.Info("lsp refinement restored", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded)
+	return true
 }
 
 // stopLSP cancels ws's refinement and stops its language servers.
@@ -263,39 +349,55 @@ func ServerTable() ([]lsp.ServerSpec, error) {
 	return append(user, specs...), nil
 }
 
-// refineChanged re-asks the language servers about the call sites of
-// files an update changed, after telling them the files changed, and
-// merges the answers into ws's refinement: the edges from those files are
-// replaced. It runs in the background after updates (coalesced), only
-// once a first refinement is done.
-func (r *registry) refineChanged(ws *workspace, prev, next *index.Result) {
+// markPending records the files whose content differs between prev and
+// next as waiting to be asked about again, and reports whether a
+// re-refinement must be started for them. It runs before next is
+// published, so a refinement is never taken for complete (and stored)
+// while a published change is not yet pending. Both results' files are
+// sorted by path, and unchanged files share their facts.
+func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 	if r.lspm == nil || prev == nil || next == nil {
-		return
+		return false
 	}
 	s := &ws.lsp
 	s.mu.Lock()
-	if s.ref == nil || s.state != LSPDone {
-		s.mu.Unlock()
-		return
+	defer s.mu.Unlock()
+	if s.state != LSPDone && s.state != LSPRefining {
+		return false // off, failed, or not started: nothing to keep up
 	}
 	if s.pending == nil {
 		s.pending = map[string]bool{}
 	}
-	old := make(map[string]string, len(prev.Files))
-	for _, f := range prev.Files {
-		old[f.Path] = f.Hash
-	}
-	for _, f := range next.Files {
-		if h, ok := old[f.Path]; !ok || h != f.Hash {
-			s.pending[f.Path] = true
+	a, b := prev.Files, next.Files
+	for i, j := 0, 0; j < len(b); {
+		switch {
+		case i < len(a) && a[i].Path < b[j].Path:
+			i++ // removed: its edges go with its nodes
+		case i < len(a) && a[i].Path == b[j].Path:
+			if a[i] != b[j] && a[i].Hash != b[j].Hash {
+				s.pending[b[j].Path] = true
+			}
+			i, j = i+1, j+1
+		default:
+			s.pending[b[j].Path] = true // new
+			j++
 		}
 	}
-	if len(s.pending) == 0 || s.rerun {
-		s.mu.Unlock()
-		return
+	if len(s.pending) == 0 || s.rerun || s.ref == nil {
+		// The first refinement, still running, starts the re-run when done.
+		return false
 	}
 	s.rerun = true
-	s.mu.Unlock()
+	return true
+}
+
+// refineChanged re-asks the language servers about the call sites of the
+// pending files (markPending), after telling them the files changed, and
+// merges the answers into ws's refinement: the edges from those files are
+// replaced. It runs in the background after updates (coalesced), only
+// once a first refinement is done.
+func (r *registry) refineChanged(ws *workspace) {
+	s := &ws.lsp
 	// Edits come in bursts: wait a moment, then take everything pending.
 	time.Sleep(lspEditDelay)
 	s.runMu.Lock()
@@ -369,6 +471,9 @@ func (r *registry) refineChanged(ws *workspace, prev, next *index.Result) {
 		s.reapplied++
 	}
 	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))
+	if len(s.pending) == 0 {
+		go r.saveRefinement(ws)
+	}
 }
 
 // lspEditDelay is how long re-refinement waits for more edits.

@@ -44,9 +44,12 @@ type workspace struct {
 	ready     chan struct{} // closed when the current index run ends
 
 	store   *store.Store
-	savedFP string            // fingerprint of the graph in the store
-	stats   index.UpdateStats // of the last update or warm start
-	warm    bool              // the current graph came from the store
+	savedFP string // fingerprint of the graph in the store
+	// freshLSP makes the next refinement ask the servers even when the
+	// store holds one for the same inputs (ccd reindex).
+	freshLSP atomic.Bool
+	stats    index.UpdateStats // of the last update or warm start
+	warm     bool              // the current graph came from the store
 
 	watch      *watcher
 	dirty      bool   // file events not yet applied
@@ -360,6 +363,7 @@ func (r *registry) reindex(root string) (*workspace, error) {
 	if w == nil {
 		return nil, errNotInitialised(root)
 	}
+	w.freshLSP.Store(true)
 	r.mu.Lock()
 	r.startIndex(w)
 	r.mu.Unlock()
@@ -466,6 +470,7 @@ func (r *registry) close() {
 		for _, w := range r.list() {
 			res, _ := w.snapshot()
 			r.saveGraph(w, res)
+			r.saveRefinement(w)
 			w.upd.Lock()
 			if w.store != nil {
 				w.store.Close()

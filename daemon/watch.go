@@ -231,6 +231,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if !ok && err == nil {
 		next, st, err = res.Update(hint)
 	}
+	refineAgain := err == nil && r.markPending(ws, res, next)
 	ws.mu.Lock()
 	w := ws.watch
 	ws.dirty = w != nil && w.hasPending()
@@ -285,7 +286,9 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	r.gc.poke()
 	if changed {
 		go r.syncSearch(ws, res, next)
-		go r.refineChanged(ws, res, next)
+	}
+	if refineAgain {
+		go r.refineChanged(ws)
 	}
 	return res, next, nil
 }

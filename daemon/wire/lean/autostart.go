@@ -27,6 +27,9 @@ func (c Client) Ensure(autostart bool) (string, error) {
 	return sock, c.start(sock)
 }
 
+// pause sleeps between pings; tests make it oversleep.
+var pause = sleep
+
 // respawnAfter is how long the holder of the spawn lock waits for the
 // daemon it started before it starts another.
 const respawnAfter = 1000 * Millisecond
@@ -80,9 +83,12 @@ func (c Client) start(sock string) error {
 		// the error says why the last ping failed.
 		left := c.Deadline.Left() - Millisecond
 		if left <= 0 || c.cancelled() {
-			return wrap("daemon did not start in time (see the log in the state dir)", err)
+			// Whatever the last ping met (a refused connect, or the
+			// deadline itself when a sleep overshot it), there is no
+			// daemon: the error says so to callers that check.
+			return &wrapped{msg: "daemon did not start in time (see the log in the state dir): " + err.Error(), err: ErrNoDaemon}
 		}
-		sleep(min(wait, left))
+		pause(min(wait, left))
 		if wait < 50*Millisecond {
 			wait *= 2
 		}

@@ -156,6 +156,17 @@ func TestEnsureFailures(t *testing.T) {
 			t.Errorf("got %v", err)
 		}
 	})
+	t.Run("deadline passed during the last ping", func(t *testing.T) {
+		// A loaded machine oversleeps: the last ping starts after the
+		// deadline and meets it, which is still "no daemon".
+		t.Setenv("CCD_EXE", "/bin/true")
+		pause = func(ns int64) { sleep(ns + 30*Millisecond) }
+		defer func() { pause = sleep }()
+		_, err := Client{Deadline: After(100 * Millisecond)}.Ensure(true)
+		if err == nil || !strings.Contains(err.Error(), "daemon did not start in time") || !errors.Is(err, ErrNoDaemon) {
+			t.Errorf("got %v", err)
+		}
+	})
 	t.Run("cancelled", func(t *testing.T) {
 		t.Setenv("CCD_EXE", "/bin/true")
 		done := make(chan struct{})

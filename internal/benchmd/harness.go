@@ -24,7 +24,7 @@ type Config struct {
 	QueryIters int      // calls per query (after the first)
 	EditIters  int      // one-file edits
 	SettleS    int      // seconds of quiet before reading RSS at rest (negative: none)
-	GoBench    bool     // also run the in-process Go benchmarks of core/parse
+	GoBench    bool     // also run the in-process Go benchmarks of core/parse and core/lsp
 	Commit     string   // the source's commit; empty: ask git in Src
 	Command    string   // the command that reproduces the report
 	Log        io.Writer
@@ -117,7 +117,10 @@ type Report struct {
 	Config  Config
 	Corpora []*CorpusResult
 	GoBench []GoBench
-	Elapsed time.Duration
+	// LSPBench is core/lsp's BenchmarkApplyAfterEdit: keeping the refined
+	// graph current after an edit, by re-applying or by splicing.
+	LSPBench []GoBench
+	Elapsed  time.Duration
 }
 
 // Run builds (or finds) the binaries and measures every corpus. All state
@@ -157,6 +160,12 @@ func Run(cfg Config) (*Report, error) {
 			return nil, err
 		}
 		rep.GoBench = gb
+		logf("go test -bench ./core/lsp (the refined graph after an edit; indexes GOROOT/src)")
+		lb, err := runGoBench(cfg.Src, "./core/lsp", "^BenchmarkApplyAfterEdit$", "20x")
+		if err != nil {
+			return nil, err
+		}
+		rep.LSPBench = lb
 	}
 	rep.Machine.LoadTo = loadNow()
 	rep.Elapsed = time.Since(t0)

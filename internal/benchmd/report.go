@@ -33,6 +33,7 @@ func (r *Report) Markdown() string {
 		writeQueries(&b, c)
 	}
 	r.writeGoBench(&b)
+	r.writeLSPBench(&b)
 	p("## Reproduce\n\n```sh\n%s\n```\n\n", r.Config.Command)
 	p("`just bench` builds `bin/` and runs the harness over GOROOT/src and the Python standard library; ")
 	p("`just bench-quick` (the CI check, under two minutes on 2 cores) measures GOROOT/src/net/http and the stdlib's `email` package with fewer repetitions and writes `bin/BENCHMARKS-quick.md`. ")
@@ -275,6 +276,52 @@ func (r *Report) writeGoBench(b *strings.Builder) {
 	}
 	b.WriteString("## Underneath: `go test -bench` of the parser (one thread, GOROOT's net, runtime and go packages)\n\n" + t.Markdown() +
 		"\nWhere indexing time goes, in-process: tree-sitter parsing alone (the floor), parsing plus the Go schema's query run in C, and parsing plus full fact extraction.\n\n")
+}
+
+// writeLSPBench is the table of BenchmarkApplyAfterEdit: per refinement
+// and edit, re-applying the whole refinement against splicing the file.
+func (r *Report) writeLSPBench(b *strings.Builder) {
+	type pair struct{ apply, files *GoBench }
+	var keys []string
+	rows := map[string]*pair{}
+	for i := range r.LSPBench {
+		g := &r.LSPBench[i]
+		parts := strings.Split(g.Name, "/")
+		if len(parts) != 4 {
+			continue
+		}
+		k := parts[1] + "|" + parts[2]
+		if rows[k] == nil {
+			rows[k] = &pair{}
+			keys = append(keys, k)
+		}
+		switch parts[3] {
+		case "Apply":
+			rows[k].apply = g
+		case "ApplyFiles":
+			rows[k].files = g
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	t := Table{Header: []string{"refinement", "edit", "re-apply everything", "splice the file", "faster", "allocated: re-apply / splice"}, Align: "llrrrr"}
+	for _, k := range keys {
+		p := rows[k]
+		if p.apply == nil || p.files == nil {
+			continue
+		}
+		ref, edit, _ := strings.Cut(k, "|")
+		an, _ := p.apply.Get("ns/op")
+		fn, _ := p.files.Get("ns/op")
+		ab, _ := p.apply.Get("B/op")
+		fb, _ := p.files.Get("B/op")
+		t.Add(ref, edit, FormatMS(an/1e6), FormatMS(fn/1e6), FormatRatio(an, fn), FormatBytes(int64(ab))+" / "+FormatBytes(int64(fb)))
+	}
+	b.WriteString("## Underneath: the language servers' edges after an edit (`go test -bench ApplyAfterEdit ./core/lsp`, GOROOT/src, `net/http/server.go`)\n\n" + t.Markdown() +
+		"\nWith a language server, the daemon keeps a refined graph next to the tree-sitter one. After an update it splices the files the update re-resolved into the refined graph instead of applying the whole refinement again (which it now does only after a full resolve). " +
+		"\"capped\" is a synthetic refinement of about the size the default cap of 2,000 requests yields, \"dense\" one that confirms or redirects a fifth of all call sites; " +
+		"every run branches from the same graph, so each splice also copies the edge pools, which the daemon's chain of updates appends to in place.\n\n")
 }
 
 func roundDur(d time.Duration) string {

@@ -40,7 +40,7 @@ func main() {
 	fs.IntVar(&cfg.QueryIters, "queries", 0, "calls per query (default 30, quick 10)")
 	fs.IntVar(&cfg.EditIters, "edits", 0, "one-file edits (default 20, quick 5)")
 	fs.IntVar(&cfg.SettleS, "settle", 0, "seconds of quiet before reading RSS at rest (default 5, quick 2)")
-	gobench := fs.String("gobench", "auto", "run the core/parse Go benchmarks too: yes, no, or auto (yes unless --quick)")
+	gobench := fs.String("gobench", "auto", "run the core/parse and core/lsp Go benchmarks too: yes, no, or auto (yes unless --quick)")
 	fs.StringVar(&cfg.Commit, "commit", os.Getenv("CCD_BENCH_COMMIT"), "the source's commit for the report (default: $CCD_BENCH_COMMIT, else git rev-parse in the module)")
 	fs.Var(&corpora, "corpus", "NAME=DIR to measure instead of the defaults (repeatable)")
 	if err := fs.Parse(os.Args[1:]); err != nil {

@@ -430,6 +430,14 @@ func (r *registry) refineChanged(ws *workspace) {
 	defer s.mu.Unlock()
 	s.state = LSPDone
 	if err != nil {
+		// Keep the files for the run the next edit starts (no retry loop
+		// against a failing server).
+		if s.pending == nil {
+			s.pending = map[string]bool{}
+		}
+		for p := range paths {
+			s.pending[p] = true
+		}
 		r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
 		return
 	}

@@ -167,6 +167,8 @@ func pythonPackageDir(pkg string) string {
 // refinements are synthetic, as a real one needs gopls over all of
 // GOROOT: "dense" confirms or redirects a fifth of all call sites each,
 // "capped" keeps about as many edges as the default request cap yields.
+// ApplyFiles runs as in the daemon: each edit splices into the refined
+// graph of the edit before.
 func BenchmarkApplyAfterEdit(b *testing.B) {
 	if testing.Short() {
 		b.Skip("indexes GOROOT/src")
@@ -200,21 +202,30 @@ func BenchmarkApplyAfterEdit(b *testing.B) {
 		name string
 		ref  *Refinement
 	}{{"capped", capped}, {"dense", dense}} {
-		refined := Apply(ts, r.ref)
 		for _, c := range []struct {
 			name string
-			ts   *graph.Graph
-		}{{"body-edit", body}, {"new-function", surface}} {
+			// the tree-sitter graphs of successive edits: a body edit
+			// keeps the file's shape, a surface edit alternately adds and
+			// removes a function
+			seq []*graph.Graph
+		}{{"body-edit", []*graph.Graph{body}}, {"new-function", []*graph.Graph{surface, body}}} {
 			b.Run(r.name+"/"+c.name+"/Apply", func(b *testing.B) {
 				b.ReportAllocs()
+				i := 0
 				for b.Loop() {
-					Apply(c.ts, r.ref)
+					Apply(c.seq[i%len(c.seq)], r.ref)
+					i++
 				}
 			})
 			b.Run(r.name+"/"+c.name+"/ApplyFiles", func(b *testing.B) {
+				// As in the daemon, each update splices into the refined
+				// graph of the one before.
+				refined := Apply(ts, r.ref)
 				b.ReportAllocs()
+				i := 0
 				for b.Loop() {
-					ApplyFiles(refined, c.ts, []string{file}, r.ref)
+					refined = ApplyFiles(refined, c.seq[i%len(c.seq)], []string{file}, r.ref)
+					i++
 				}
 			})
 		}

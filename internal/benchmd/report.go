@@ -320,8 +320,8 @@ func (r *Report) writeLSPBench(b *strings.Builder) {
 	}
 	b.WriteString("## Underneath: the language servers' edges after an edit (`go test -bench ApplyAfterEdit ./core/lsp`, GOROOT/src, `net/http/server.go`)\n\n" + t.Markdown() +
 		"\nWith a language server, the daemon keeps a refined graph next to the tree-sitter one. After an update it splices the files the update re-resolved into the refined graph instead of applying the whole refinement again (which it now does only after a full resolve). " +
-		"\"capped\" is a synthetic refinement of about the size the default cap of 2,000 requests yields, \"dense\" one that confirms or redirects a fifth of all call sites; " +
-		"every run branches from the same graph, so each splice also copies the edge pools, which the daemon's chain of updates appends to in place.\n\n")
+		"\"capped\" is a synthetic refinement of about the size the default cap of 2,000 requests yields, \"dense\" one that confirms or redirects a fifth of all call sites. " +
+		"Splices run as in the daemon, each into the refined graph of the edit before; the new-function edit alternately adds and removes a function, so every splice moves node indexes (the dearer kind).\n\n")
 }
 
 func roundDur(d time.Duration) string {

@@ -36,7 +36,7 @@ func TestApplyFilesEqualsApply(t *testing.T) {
 				ts := res.Graph
 				ref := randomRefinement(rng, ts, nil, nil)
 				refined := Apply(ts, ref)
-				for step := 0; step < 25; step++ {
+				for step := 0; step < 40; step++ {
 					files := pickFiles(rng, ts)
 					what := "splice"
 					if rng.Intn(3) == 0 {
@@ -84,9 +84,15 @@ func randomSplice(rng *rand.Rand, g *graph.Graph, files []string) *graph.Graph {
 			case r == 0 && n.Kind != graph.Module:
 				continue
 			case r == 1 && n.Kind != graph.Module:
-				renamed[n.ID] = n.ID + "X"
-				n.ID += "X"
-				n.Name += "X"
+				// A rename, or a renamed node getting its old id back (a
+				// node removed, then restored: edges into it from files
+				// not spliced must come back too).
+				id := n.ID + "X"
+				if strings.HasSuffix(n.ID, "X") {
+					id = strings.TrimSuffix(n.ID, "X")
+				}
+				renamed[n.ID] = id
+				n.ID = id
 			}
 			nodes = append(nodes, &n)
 			for _, k := range g.Out(i) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -110,6 +110,35 @@ type Refinement struct {
 	// they had) at call sites where the server named another callee.
 	Stale []graph.EdgeSpec
 	Stats Stats
+
+	// idx indexes Edges and Stale by node id for ApplyFiles; built on
+	// first use, so a Refinement must not change once applied.
+	idx *refIndex
+}
+
+// refIndex maps node ids to the positions of a refinement's edges.
+type refIndex struct {
+	from, to, staleFrom map[string][]int32
+}
+
+var refIndexMu sync.Mutex
+
+// index returns ref's index, building it on first use.
+func (ref *Refinement) index() *refIndex {
+	refIndexMu.Lock()
+	defer refIndexMu.Unlock()
+	if ref.idx == nil {
+		x := &refIndex{from: map[string][]int32{}, to: map[string][]int32{}, staleFrom: map[string][]int32{}}
+		for i, e := range ref.Edges {
+			x.from[e.From] = append(x.from[e.From], int32(i))
+			x.to[e.To] = append(x.to[e.To], int32(i))
+		}
+		for i, e := range ref.Stale {
+			x.staleFrom[e.From] = append(x.staleFrom[e.From], int32(i))
+		}
+		ref.idx = x
+	}
+	return ref.idx
 }
 
 // Refine asks language servers about the call sites of files that the
@@ -256,7 +285,7 @@ func Apply(g *graph.Graph, ref *Refinement) *graph.Graph {
 	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
 		return g
 	}
-	drop := staleSites(ref, nil)
+	drop := staleSites(ref)
 	specs := make([]graph.EdgeSpec, 0, g.NumEdges()+len(ref.Edges))
 	for i := range g.NumEdges() {
 		specs = appendRefined(specs, g, i, drop)
@@ -272,41 +301,65 @@ func Apply(g *graph.Graph, ref *Refinement) *graph.Graph {
 // leaving them (as index.Result.Delta reports), and ref may differ from
 // the refinement refined was built with only in edges leaving those
 // files. It costs a splice instead of a rebuild of every edge.
+//
+// A splice drops edges into nodes that are gone, and a node that comes
+// back (a half-written save, then the whole file) must get its lsp
+// callers back although their files did not change: the files of
+// refinement edges into nodes refined lacks are spliced too.
 func ApplyFiles(refined, ts *graph.Graph, files []string, ref *Refinement) *graph.Graph {
 	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
 		return refined.Splice(files, fileNodes(ts, files), fileEdges(ts, files, nil))
 	}
-	in := func(p string) bool {
-		for _, f := range files {
-			if f == p {
-				return true
+	x := ref.index()
+	in := map[string]bool{} // ids of ts's nodes in the spliced files
+	var ids []string
+	addFile := func(p string) {
+		for _, i := range ts.InFile(p) {
+			id := ts.Nodes[i].ID
+			in[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, p := range files {
+		addFile(p)
+	}
+	all := slices.Clone(files)
+	seen := map[string]bool{}
+	for _, p := range files {
+		seen[p] = true
+	}
+	var callers []string
+	for _, id := range ids {
+		if refined.Node(id) != nil {
+			// A splice keeps the edges into a node that keeps its id: only
+			// edges into a node refined lacks can be missing from it.
+			continue
+		}
+		for _, k := range x.to[id] {
+			e := ref.Edges[k]
+			if n := ts.Node(e.From); n != nil && !in[e.From] && !seen[n.Path] {
+				seen[n.Path] = true
+				callers = append(callers, n.Path)
 			}
 		}
-		return false
 	}
-	if len(files) > 8 {
-		set := make(map[string]bool, len(files))
-		for _, p := range files {
-			set[p] = true
+	for _, p := range callers {
+		all = append(all, p)
+		addFile(p)
+	}
+	drop := map[site]bool{}
+	var lsp []graph.EdgeSpec
+	for _, id := range ids {
+		for _, k := range x.staleFrom[id] {
+			e := ref.Stale[k]
+			drop[site{e.From, e.To, e.Line}] = true
 		}
-		in = func(p string) bool { return set[p] }
-	}
-	leaves := func(e graph.EdgeSpec) bool {
-		// Ids are "path" or "path::qualified.name": most edges are ruled
-		// out by their id alone, without a lookup.
-		if p, _, _ := strings.Cut(e.From, "::"); !in(p) {
-			return false
-		}
-		n := ts.Node(e.From)
-		return n != nil && in(n.Path)
-	}
-	specs := fileEdges(ts, files, staleSites(ref, leaves))
-	for _, e := range ref.Edges {
-		if leaves(e) {
-			specs = append(specs, e)
+		for _, k := range x.from[id] {
+			lsp = append(lsp, ref.Edges[k])
 		}
 	}
-	return refined.Splice(files, fileNodes(ts, files), specs)
+	specs := append(fileEdges(ts, all, drop), lsp...)
+	return refined.Splice(all, fileNodes(ts, all), specs)
 }
 
 // site is one call site of a call edge.
@@ -315,14 +368,11 @@ type site struct {
 	line     int
 }
 
-// staleSites returns ref's stale call sites (those keep reports true of,
-// or all when keep is nil).
-func staleSites(ref *Refinement, keep func(graph.EdgeSpec) bool) map[site]bool {
+// staleSites returns ref's stale call sites.
+func staleSites(ref *Refinement) map[site]bool {
 	drop := map[site]bool{}
 	for _, s := range ref.Stale {
-		if keep == nil || keep(s) {
-			drop[site{s.From, s.To, s.Line}] = true
-		}
+		drop[site{s.From, s.To, s.Line}] = true
 	}
 	return drop
 }

@@ -41,12 +41,23 @@ type lspState struct {
 	cancel   context.CancelFunc
 	err      string
 	pending  map[string]bool // files changed since the last refinement
+	// full is the context of the full refinement (or restore) under way,
+	// nil when none is: re-refinements of edited files wait for it.
+	full context.Context
+	// latest is the workspace's newest result (set before it is
+	// published); seq numbers the results, and baseSeq is base's: an
+	// answer for an older result neither starts work nor installs it.
+	latest       *index.Result
+	seq, baseSeq uint64
 	// spliced and reapplied count how the refined graph followed updates:
 	// by splicing the changed files, or by applying everything again.
 	spliced, reapplied int
 	saved              *lsp.Refinement // the refinement in the store
 	rerun              bool            // a re-refinement is scheduled
-	runMu              sync.Mutex      // one re-refinement at a time
+	reCancel           context.CancelFunc
+	stopped            bool       // the workspace was removed or the daemon stops
+	runMu              sync.Mutex // one re-refinement at a time
+	saveMu             sync.Mutex // one save at a time, in order
 }
 
 // lspMode reads CCD_LSP: "auto" (default) refines with the language
@@ -76,7 +87,8 @@ func newLSPManager(logf func(string, ...any), warn func(error)) *lsp.Manager {
 // applied to is followed by splicing the same files into the refined
 // graph (a few milliseconds); after a full resolve the refinement is
 // applied again in the background and, meanwhile, the tree-sitter graph is
-// served.
+// served. registry.update calls it for every new result, so the refined
+// graph follows the updates in turn.
 func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 	if res == nil {
 		return nil
@@ -89,25 +101,30 @@ func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 	}
 	if s.base == res || (s.base != nil && s.base.Graph == res.Graph) {
 		// An update that changed nothing keeps the graph.
-		s.base = res
+		if res == s.latest {
+			s.base, s.baseSeq = res, s.seq
+		}
 		return s.g
 	}
+	if s.latest != nil && res != s.latest {
+		return res.Graph // an answer for an older result: no work for it
+	}
 	if prev, files, ok := res.Delta(); ok && s.base != nil && prev == s.base.Graph {
-		s.base, s.g = res, lsp.ApplyFiles(s.g, res.Graph, files, s.ref)
+		s.base, s.baseSeq, s.g = res, s.seq, lsp.ApplyFiles(s.g, res.Graph, files, s.ref)
 		s.spliced++
 		return s.g
 	}
 	if !s.applying {
 		s.applying = true
-		ref := s.ref
+		ref, seq := s.ref, s.seq
 		go func() {
 			g := lsp.Apply(res.Graph, ref)
 			s.mu.Lock()
-			if s.ref == ref {
-				s.base, s.g = res, g
+			if s.ref == ref && seq > s.baseSeq {
+				s.base, s.baseSeq, s.g = res, seq, g
+				s.reapplied++
 			}
 			s.applying = false
-			s.reapplied++
 			s.mu.Unlock()
 		}()
 	}
@@ -115,36 +132,57 @@ func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 }
 
 // refine asks the language servers about ws's weak and unresolved call
-// sites in the background, then serves the refined graph.
+// sites in the background, then serves the refined graph. A refinement
+// stored for exactly the current inputs is used instead, unless the
+// workspace was reindexed. Files edited meanwhile are asked about again
+// once it is done.
 func (r *registry) refine(ws *workspace) {
+	s := &ws.lsp
 	if r.lspm == nil {
-		ws.lsp.mu.Lock()
-		ws.lsp.state = LSPOff
-		ws.lsp.mu.Unlock()
-		return
-	}
-	res, _ := ws.snapshot()
-	if res == nil {
-		return
-	}
-	if !ws.freshLSP.Swap(false) && r.restoreRefinement(ws, res) {
+		s.mu.Lock()
+		s.state = LSPOff
+		s.mu.Unlock()
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &ws.lsp
+	// The snapshot and the reset of the pending files are one step for
+	// updates, which record their files before they publish.
+	ws.upd.Lock()
+	res, _ := ws.snapshot()
+	if res == nil {
+		ws.upd.Unlock()
+		cancel()
+		return
+	}
 	s.mu.Lock()
 	if s.cancel != nil {
 		s.cancel()
 	}
 	s.state, s.cancel, s.err, s.done, s.total = LSPRefining, cancel, "", 0, 0
-	s.pending = nil // res has every change so far
+	s.full, s.pending, s.stopped = ctx, nil, false
+	if s.latest != res {
+		s.latest = res
+		s.seq++
+	}
+	seq := s.seq
 	s.mu.Unlock()
+	ws.upd.Unlock()
+
 	t0 := time.Now()
-	ref, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, res.Files, lsp.RefineOptions{Progress: func(done, total int) {
-		s.mu.Lock()
-		s.done, s.total = done, total
-		s.mu.Unlock()
-	}})
+	var ref *lsp.Refinement
+	restored := false
+	if !ws.freshLSP.Swap(false) {
+		ref = r.loadRefinement(ws, res)
+		restored = ref != nil
+	}
+	var err error
+	if ref == nil {
+		ref, err = lsp.Refine(ctx, r.lspm, ws.root, res.Graph, res.Files, lsp.RefineOptions{Progress: func(done, total int) {
+			s.mu.Lock()
+			s.done, s.total = done, total
+			s.mu.Unlock()
+		}})
+	}
 	if ctx.Err() != nil {
 		return // cancelled: a newer run or the workspace's removal
 	}
@@ -158,17 +196,24 @@ func (r *registry) refine(ws *workspace) {
 	if ctx.Err() != nil {
 		return // cancelled while the refinement was applied
 	}
+	s.full = nil
 	if err != nil {
 		s.state, s.err = LSPFailed, err.Error()
 		r.log.Warn("lsp refine", "root", ws.root, "err", err)
 		return
 	}
 	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
-	s.base, s.g = res, g
+	s.base, s.baseSeq, s.g = res, seq, g
 	if len(s.pending) > 0 && !s.rerun {
 		// Files edited while the servers were asked: ask about them again.
 		s.rerun = true
 		go r.refineChanged(ws)
+	}
+	if restored {
+		s.saved = ref
+		r.log.Info("lsp refinement restored", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
+			"edited_since", len(s.pending))
+		return
 	}
 	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
 		"stale", ref.Stats.Stale, "asked", ref.Stats.Asked, "servers", fmt.Sprint(ref.Stats.Servers), "took", time.Since(t0))
@@ -195,9 +240,13 @@ type savedRefinement struct {
 const refinementFormat = 1
 
 // saveRefinement stores ws's refinement when it is complete (done, no
-// edited file waiting to be asked about again) and not stored yet.
+// edited file waiting to be asked about again) and not stored yet. Every
+// change is pending before it is published, so a complete refinement
+// covers base's inputs, whose fingerprint it is stored with.
 func (r *registry) saveRefinement(ws *workspace) {
 	s := &ws.lsp
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	ref, base := s.ref, s.base
 	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved
@@ -219,44 +268,40 @@ func (r *registry) saveRefinement(ws *workspace) {
 	s.mu.Unlock()
 }
 
-// restoreRefinement applies the refinement stored for ws when it was made
+// loadRefinement returns the refinement stored for ws when it was made
 // for exactly the inputs of res (nothing changed while the daemon was
-// down): answers get the language servers' edges at once, and no server is
-// asked. It reports whether it did.
-func (r *registry) restoreRefinement(ws *workspace, res *index.Result) bool {
+// down), else nil: answers then get the language servers' edges at once,
+// and no server is asked.
+func (r *registry) loadRefinement(ws *workspace, res *index.Result) *lsp.Refinement {
 	if ws.store == nil {
-		return false
+		return nil
 	}
 	data, err := ws.store.Blob(refinementKey)
 	if err != nil || data == nil {
-		return false
+		return nil
 	}
 	var sr savedRefinement
 	if err := json.Unmarshal(data, &sr); err != nil || sr.Format != refinementFormat {
 		r.log.Warn("stored lsp refinement unusable, asking the servers again", "root", ws.root, "err", err, "format", sr.Format)
-		return false
+		return nil
 	}
 	if sr.Fingerprint != res.Fingerprint() {
-		return false // files changed while the daemon was down
+		return nil // files changed while the daemon was down
 	}
-	ref := &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
-	g := lsp.Apply(res.Graph, ref)
-	s := &ws.lsp
-	s.mu.Lock()
-	s.ref, s.stats, s.state, s.err = ref, ref.Stats, LSPDone, ""
-	s.base, s.g, s.saved = res, g, ref
-	s.mu.Unlock()
-	r.log.Info("lsp refinement restored", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded)
-	return true
+	return &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
 }
 
 // stopLSP cancels ws's refinement and stops its language servers.
 func (r *registry) stopLSP(ws *workspace) {
-	ws.lsp.mu.Lock()
-	if ws.lsp.cancel != nil {
-		ws.lsp.cancel()
+	s := &ws.lsp
+	s.mu.Lock()
+	for _, c := range []context.CancelFunc{s.cancel, s.reCancel} {
+		if c != nil {
+			c()
+		}
 	}
-	ws.lsp.mu.Unlock()
+	s.stopped = true
+	s.mu.Unlock()
 	if r.lspm != nil {
 		r.lspm.StopRoot(ws.root)
 	}
@@ -349,12 +394,13 @@ func ServerTable() ([]lsp.ServerSpec, error) {
 	return append(user, specs...), nil
 }
 
-// markPending records the files whose content differs between prev and
-// next as waiting to be asked about again, and reports whether a
-// re-refinement must be started for them. It runs before next is
-// published, so a refinement is never taken for complete (and stored)
-// while a published change is not yet pending. Both results' files are
-// sorted by path, and unchanged files share their facts.
+// markPending runs under ws.upd before next is published: it makes next
+// the latest result and records the files whose content differs between
+// prev and next as waiting to be asked about again, so a refinement is
+// never taken for complete (and stored) while a published change is not
+// pending. It reports whether a re-refinement must be started: not while
+// a full refinement runs (it starts one when done) or one is scheduled.
+// Both results' files are sorted by path; unchanged files share facts.
 func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 	if r.lspm == nil || prev == nil || next == nil {
 		return false
@@ -362,6 +408,10 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 	s := &ws.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.latest != next {
+		s.latest = next
+		s.seq++
+	}
 	if s.state != LSPDone && s.state != LSPRefining {
 		return false // off, failed, or not started: nothing to keep up
 	}
@@ -383,8 +433,7 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 			j++
 		}
 	}
-	if len(s.pending) == 0 || s.rerun || s.ref == nil {
-		// The first refinement, still running, starts the re-run when done.
+	if len(s.pending) == 0 || s.rerun || s.ref == nil || s.full != nil || s.stopped {
 		return false
 	}
 	s.rerun = true
@@ -402,14 +451,28 @@ func (r *registry) refineChanged(ws *workspace) {
 	time.Sleep(lspEditDelay)
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
-	s.mu.Lock()
-	paths := s.pending
-	s.pending, s.rerun = nil, false
-	ref := s.ref
-	s.state = LSPRefining
-	s.mu.Unlock()
-
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// The pending files and the snapshot are taken in one step for
+	// updates, which record their files before they publish.
+	ws.upd.Lock()
 	res, _ := ws.snapshot()
+	s.mu.Lock()
+	s.rerun = false
+	if s.ref == nil || s.full != nil || s.stopped || res == nil {
+		// A full refinement runs (it starts a re-run for what is pending
+		// when done), or the workspace is gone.
+		s.mu.Unlock()
+		ws.upd.Unlock()
+		return
+	}
+	paths := s.pending
+	s.pending = nil
+	ref := s.ref
+	s.state, s.reCancel = LSPRefining, cancel
+	s.mu.Unlock()
+	ws.upd.Unlock()
+
 	var files []*facts.File
 	var abs []string
 	for _, f := range res.Files {
@@ -418,8 +481,6 @@ func (r *registry) refineChanged(ws *workspace) {
 			abs = append(abs, filepath.Join(ws.root, filepath.FromSlash(f.Path)))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	for _, p := range abs {
 		if sess, err := r.lspm.SessionFor(ws.root, p); err == nil && sess.Ready() {
 			sess.FilesChanged(ctx, []string{p})
@@ -428,7 +489,18 @@ func (r *registry) refineChanged(ws *workspace) {
 	add, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, files, lsp.RefineOptions{})
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.state = LSPDone
+	s.reCancel = nil
+	if s.full == nil {
+		s.state = LSPDone
+	}
+	if s.ref != ref || s.stopped {
+		// A full refinement replaced the one this run merges into (its
+		// snapshot has these files' changes), or the workspace is gone.
+		return
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err != nil {
 		// Keep the files for the run the next edit starts (no retry loop
 		// against a failing server).
@@ -442,7 +514,10 @@ func (r *registry) refineChanged(ws *workspace) {
 		return
 	}
 	fromChanged := func(e graph.EdgeSpec) bool {
-		p, _, _ := strings.Cut(e.From, "::")
+		if n := res.Graph.Node(e.From); n != nil {
+			return paths[n.Path]
+		}
+		p, _, _ := strings.Cut(e.From, "::") // a node gone since: ids are path::name
 		return paths[p]
 	}
 	merged := &lsp.Refinement{Stats: ref.Stats}
@@ -459,9 +534,6 @@ func (r *registry) refineChanged(ws *workspace) {
 	merged.Edges = append(merged.Edges, add.Edges...)
 	merged.Stale = append(merged.Stale, add.Stale...)
 	merged.Stats.Added, merged.Stats.Upgraded = countLSP(merged, res.Graph)
-	if s.ref != ref {
-		return // a full refinement replaced the one this run merges into
-	}
 	changed := make([]string, 0, len(paths))
 	for p := range paths {
 		changed = append(changed, p)
@@ -471,15 +543,10 @@ func (r *registry) refineChanged(ws *workspace) {
 	// came meanwhile); merged differs from ref only in edges leaving the
 	// changed files.
 	s.ref, s.stats = merged, merged.Stats
-	if s.base != nil {
-		s.g = lsp.ApplyFiles(s.g, s.base.Graph, changed, merged)
-		s.spliced++
-	} else {
-		s.base, s.g = res, lsp.Apply(res.Graph, merged)
-		s.reapplied++
-	}
+	s.g = lsp.ApplyFiles(s.g, s.base.Graph, changed, merged)
+	s.spliced++
 	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))
-	if len(s.pending) == 0 {
+	if len(s.pending) == 0 && !s.rerun {
 		go r.saveRefinement(ws)
 	}
 }

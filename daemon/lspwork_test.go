@@ -1,13 +1,19 @@
 package daemon
 
 import (
+	"context"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
 // TestMarkPending: every content change between two results is recorded
@@ -26,19 +32,21 @@ func TestMarkPending(t *testing.T) {
 		name     string
 		state    string
 		ref      bool
+		full     bool // a full refinement (or restore) runs
 		rerun    bool
 		next     []*facts.File
 		pending  []string
 		schedule bool
 	}{
-		{"done: an edit starts a run", LSPDone, true, false, []*facts.File{a, b2, c}, []string{"b.go"}, true},
-		{"done: a new file and a removed one", LSPDone, true, false, []*facts.File{a, b, d}, []string{"d.go"}, true},
-		{"done: same content is no change", LSPDone, true, false, []*facts.File{a, bTouched, c}, nil, false},
-		{"a run is scheduled: recorded for it", LSPDone, true, true, []*facts.File{a, b2, c}, []string{"b.go"}, false},
-		{"a re-refinement runs: recorded, another run", LSPRefining, true, false, []*facts.File{a, b2, c}, []string{"b.go"}, true},
-		{"the first refinement runs: recorded for its end", LSPRefining, false, false, []*facts.File{a, b2, c}, []string{"b.go"}, false},
-		{"failed: nothing to keep up", LSPFailed, false, false, []*facts.File{a, b2, c}, nil, false},
-		{"not started", "", false, false, []*facts.File{a, b2, c}, nil, false},
+		{"done: an edit starts a run", LSPDone, true, false, false, []*facts.File{a, b2, c}, []string{"b.go"}, true},
+		{"done: a new file and a removed one", LSPDone, true, false, false, []*facts.File{a, b, d}, []string{"d.go"}, true},
+		{"done: same content is no change", LSPDone, true, false, false, []*facts.File{a, bTouched, c}, nil, false},
+		{"a run is scheduled: recorded for it", LSPDone, true, false, true, []*facts.File{a, b2, c}, []string{"b.go"}, false},
+		{"a re-refinement runs: recorded, another run", LSPRefining, true, false, false, []*facts.File{a, b2, c}, []string{"b.go"}, true},
+		{"the first refinement runs: recorded for its end", LSPRefining, false, true, false, []*facts.File{a, b2, c}, []string{"b.go"}, false},
+		{"a reindex's refinement runs over an old one: recorded for its end", LSPRefining, true, true, false, []*facts.File{a, b2, c}, []string{"b.go"}, false},
+		{"failed: nothing to keep up", LSPFailed, false, false, false, []*facts.File{a, b2, c}, nil, false},
+		{"not started", "", false, false, false, []*facts.File{a, b2, c}, nil, false},
 	}
 	r := &registry{lspm: lsp.NewManager(lsp.Options{})}
 	defer r.lspm.Close()
@@ -49,11 +57,74 @@ func TestMarkPending(t *testing.T) {
 			if tc.ref {
 				ws.lsp.ref = &lsp.Refinement{}
 			}
-			got := r.markPending(ws, prev, &index.Result{Files: tc.next})
+			if tc.full {
+				ws.lsp.full = context.Background()
+			}
+			next := &index.Result{Files: tc.next}
+			got := r.markPending(ws, prev, next)
 			pending := slices.Sorted(maps.Keys(ws.lsp.pending))
 			if got != tc.schedule || !slices.Equal(pending, tc.pending) {
 				t.Errorf("schedule %v, pending %v; want %v, %v", got, pending, tc.schedule, tc.pending)
 			}
+			if ws.lsp.latest != next || ws.lsp.seq != 1 {
+				t.Errorf("latest result not advanced (seq %d)", ws.lsp.seq)
+			}
 		})
+	}
+}
+
+// TestServedFollowsLatestOnly: the refined graph follows the latest
+// result by a splice; an answer for an older result gets that result's
+// tree-sitter graph and neither starts a re-application nor moves the
+// refined graph back.
+func TestServedFollowsLatestOnly(t *testing.T) {
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	res1, err := index.Build(root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "notify", "notify.go")
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, append(b, "\n// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res2, _, ok, err := res1.UpdateFiles([]string{"notify/notify.go"})
+	if err != nil || !ok || res2.Graph == res1.Graph {
+		t.Fatalf("update: %v %v", ok, err)
+	}
+	// A refinement: one lsp call edge between two functions.
+	var from, to string
+	for _, n := range res1.Graph.Nodes {
+		if n.Kind == graph.Func {
+			if from == "" {
+				from = n.ID
+			} else if to == "" {
+				to = n.ID
+			}
+		}
+	}
+	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{{From: from, To: to, Type: graph.Call, Confidence: graph.LSP, Line: 1}}}
+	r := &registry{lspm: lsp.NewManager(lsp.Options{})}
+	defer r.lspm.Close()
+	ws := &workspace{}
+	s := &ws.lsp
+	s.state, s.ref, s.base, s.g, s.latest, s.seq, s.baseSeq = LSPDone, ref, res1, lsp.Apply(res1.Graph, ref), res1, 1, 1
+
+	// The update of res2: markPending makes it the latest, then it is
+	// followed by a splice.
+	r.markPending(ws, res1, res2)
+	if r.served(ws, res1) != s.g || s.base != res1 {
+		t.Error("the answer for res1, still the base, is not the refined graph")
+	}
+	g2 := r.served(ws, res2)
+	if s.base != res2 || s.spliced != 1 || g2 != s.g || g2.Text() != lsp.Apply(res2.Graph, ref).Text() {
+		t.Fatalf("not followed by a splice: base is res2 %v, spliced %d", s.base == res2, s.spliced)
+	}
+	// A slow reader still holding res1.
+	if g := r.served(ws, res1); g != res1.Graph {
+		t.Error("an older result got the refined graph of a newer one")
+	}
+	if s.applying || s.base != res2 || s.reapplied != 0 {
+		t.Errorf("an older result started work or moved the refined graph back (applying %v, reapplied %d)", s.applying, s.reapplied)
 	}
 }

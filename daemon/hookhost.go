@@ -111,10 +111,10 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 	// now accounted for.
 	if len(rels) == 1 {
 		if g := w.takeBeforeChange(rels[0]); g != nil {
-			return g, after.Graph, nil
+			return g, after, nil
 		}
 	}
-	return before.Graph, after.Graph, nil
+	return before, after, nil
 }
 
 // Prepare parses path into the workspace's tree cache in the background

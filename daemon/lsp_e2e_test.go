@@ -220,3 +220,34 @@ func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
 		t.Errorf("the log says the refinement was restored %d times, want 1:\n%s", n, log)
 	}
 }
+
+// TestEditCardShowsLSPCallers: the card after an edit lists the callers
+// only gopls knows (App.Alert calls Email.Notify through an interface), so
+// a signature change warns about them.
+func TestEditCardShowsLSPCallers(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "refinement done", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	p := filepath.Join(root, "notify", "email.go")
+	b, _ := os.ReadFile(p)
+	old, repl := "Notify(msg string) error {", "Notify(msg string, urgent bool) error {"
+	if !strings.Contains(string(b), old) {
+		t.Fatal("fixture changed: no Email.Notify")
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, repl, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "session_id": "lspcard", "cwd": root, "tool_name": "Edit",
+		"tool_input": map[string]string{"file_path": p, "old_string": old, "new_string": repl}})
+	r := e.run(bins.hook, ev)
+	if r.code != 0 || !strings.Contains(r.stdout, "Signature of Email.Notify changed") {
+		t.Fatalf("no signature card: %+v", r)
+	}
+	if !strings.Contains(r.stdout, "App.Alert") {
+		t.Errorf("the card does not name App.Alert, a caller only gopls knows:\n%s", r.stdout)
+	}
+}

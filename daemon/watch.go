@@ -209,14 +209,17 @@ func (w *watcher) apply(since time.Time) {
 // update brings ws up to date (also used for explicit refreshes). full
 // re-reads every file, as after a branch switch; fast says the hint lists
 // every change and they are all writes, so known files can be re-read
-// without walking the tree (falling back to a full update otherwise).
-func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (before, after *index.Result, err error) {
+// without walking the tree (falling back to a full update otherwise). It
+// returns the graphs answers use before and after (with the language
+// servers' edges when there are).
+func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (before, after *graph.Graph, err error) {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
 	res, _ := ws.snapshot()
 	if res == nil {
 		return nil, nil, nil
 	}
+	before = r.served(ws, res)
 	if full {
 		for _, f := range res.Files {
 			hint = append(hint, f.Path)
@@ -238,7 +241,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if err != nil {
 		ws.mu.Unlock()
 		r.log.Warn("update failed", "root", ws.root, "err", err)
-		return res, res, err
+		return before, before, err
 	}
 	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
 	ws.res = next
@@ -254,7 +257,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	ws.mu.Unlock()
 	// The refined graph follows every update in turn (a splice when the
 	// update was one), so answers keep the language servers' edges.
-	r.served(ws, next)
+	after = r.served(ws, next)
 	if next.Graph != res.Graph && !full && len(hint) <= 64 {
 		now := time.Now()
 		if ws.recent == nil {
@@ -274,7 +277,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 				ws.recent[p] = c
 				continue
 			}
-			ws.recent[p] = recentChange{before: res.Graph, at: now, last: now}
+			ws.recent[p] = recentChange{before: before, at: now, last: now}
 		}
 	}
 	if changed {
@@ -290,7 +293,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if refineAgain {
 		go r.refineChanged(ws)
 	}
-	return res, next, nil
+	return before, after, nil
 }
 
 // takeBeforeChange returns the graph before the recent burst of updates

@@ -164,8 +164,9 @@ func TestDaemonRefinesEdits(t *testing.T) {
 
 // TestDaemonKeepsRefinementAcrossRestarts: a daemon stopped and started
 // again with nothing changed serves gopls's edges at once from the store,
-// without starting gopls; a file changed while it was down makes it ask
-// the server again.
+// without starting gopls; after a file changed while it was down, it
+// serves the edges of the other files at once and asks the server about
+// that file only.
 func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
 	dir := lspPath(t, "gopls")
 	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
@@ -205,7 +206,8 @@ func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
 	if n := sessions(); n != 0 {
 		t.Errorf("%d language-server sessions started, want none: the stored refinement covers the unchanged tree", n)
 	}
-	// A file changed while the daemon was down: the servers are asked.
+	// A file changed while the daemon was down: the edges from the other
+	// files are served at once, and the server is asked about that file.
 	e.run(bins.ccd, nil, "stop")
 	waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
 	p := filepath.Join(root, "notify", "notify.go")
@@ -214,10 +216,24 @@ func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
 	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
-	waitFor(t, "refinement after a change", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" && sessions() > 0 })
+	waitFor(t, "refinement restored in part", 30*time.Second, func() bool { return e.workspace(t).LSP == "done" })
+	r = e.run(bins.ccd, nil, "impact", "--root", root, "Email.Notify", "--json")
+	if !strings.Contains(r.stdout, `"app/app.go::App.Alert"`) || !strings.Contains(r.stdout, `"lsp"`) {
+		t.Errorf("the lsp edges of unchanged files are not served after a restart with a changed file: %s", r.stdout)
+	}
+	waitFor(t, "the changed file asked about", 3*time.Minute, func() bool {
+		log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+		return sessions() > 0 && strings.Contains(string(log), "lsp refine after edit")
+	})
 	log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
-	if n := strings.Count(string(log), "lsp refinement restored"); n != 1 {
-		t.Errorf("the log says the refinement was restored %d times, want 1:\n%s", n, log)
+	if n := strings.Count(string(log), "lsp refinement restored"); n != 2 {
+		t.Errorf("the log says the refinement was restored %d times, want 2:\n%s", n, log)
+	}
+	if !strings.Contains(string(log), "changed_while_down=1") {
+		t.Errorf("the partial restore does not say one file changed:\n%s", log)
+	}
+	if n := strings.Count(string(log), `msg="lsp refine" `); n != 1 {
+		t.Errorf("%d full refinements, want 1 (the first index only):\n%s", n, log)
 	}
 }
 

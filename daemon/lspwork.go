@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -170,9 +172,10 @@ func (r *registry) refine(ws *workspace) {
 
 	t0 := time.Now()
 	var ref *lsp.Refinement
+	var changed []string
 	restored := false
 	if !ws.freshLSP.Swap(false) {
-		ref = r.loadRefinement(ws, res)
+		ref, changed = r.loadRefinement(ws, res)
 		restored = ref != nil
 	}
 	var err error
@@ -204,15 +207,24 @@ func (r *registry) refine(ws *workspace) {
 	}
 	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
 	s.base, s.baseSeq, s.g = res, seq, g
+	for _, p := range changed {
+		// Changed while the daemon was down: asked about below.
+		if s.pending == nil {
+			s.pending = map[string]bool{}
+		}
+		s.pending[p] = true
+	}
 	if len(s.pending) > 0 && !s.rerun {
 		// Files edited while the servers were asked: ask about them again.
 		s.rerun = true
 		go r.refineChanged(ws)
 	}
 	if restored {
-		s.saved = ref
+		if len(changed) == 0 {
+			s.saved = ref
+		}
 		r.log.Info("lsp refinement restored", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
-			"edited_since", len(s.pending))
+			"changed_while_down", len(changed), "to_ask", len(s.pending))
 		return
 	}
 	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
@@ -225,19 +237,31 @@ func (r *registry) refine(ws *workspace) {
 const refinementKey = "lsp-refinement"
 
 // savedRefinement is the stored form of a refinement: what it added and
-// contradicted, and the fingerprint of the inputs of the graph it was
-// last applied to.
+// contradicted, the fingerprint of the inputs of the graph it was last
+// applied to, and the content hash of each of those files (and of the
+// project facts), so that a start after some files changed keeps the
+// entries of the others.
 type savedRefinement struct {
-	Format      int              `json:"format"`
-	Fingerprint string           `json:"fingerprint"`
-	Edges       []graph.EdgeSpec `json:"edges"`
-	Stale       []graph.EdgeSpec `json:"stale"`
-	Stats       lsp.Stats        `json:"stats"`
+	Format      int               `json:"format"`
+	Fingerprint string            `json:"fingerprint"`
+	Project     string            `json:"project"`
+	Files       map[string]string `json:"files"`
+	Edges       []graph.EdgeSpec  `json:"edges"`
+	Stale       []graph.EdgeSpec  `json:"stale"`
+	Stats       lsp.Stats         `json:"stats"`
 }
 
 // refinementFormat changes when savedRefinement or the meaning of its
 // fields does; another format is ignored.
-const refinementFormat = 1
+const refinementFormat = 2
+
+// projectDigest identifies a result's project facts (module paths, path
+// aliases): when they change, how every file resolves may change.
+func projectDigest(res *index.Result) string {
+	b, _ := json.Marshal(res.Project)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
 
 // saveRefinement stores ws's refinement when it is complete (done, no
 // edited file waiting to be asked about again) and not stored yet. Every
@@ -254,8 +278,12 @@ func (r *registry) saveRefinement(ws *workspace) {
 	if !ok || ws.store == nil {
 		return
 	}
+	files := make(map[string]string, len(base.Files))
+	for _, f := range base.Files {
+		files[f.Path] = f.Hash
+	}
 	data, err := json.Marshal(savedRefinement{Format: refinementFormat, Fingerprint: base.Fingerprint(),
-		Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
+		Project: projectDigest(base), Files: files, Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
 	if err == nil {
 		err = ws.store.PutBlob(refinementKey, data)
 	}
@@ -268,27 +296,59 @@ func (r *registry) saveRefinement(ws *workspace) {
 	s.mu.Unlock()
 }
 
-// loadRefinement returns the refinement stored for ws when it was made
-// for exactly the inputs of res (nothing changed while the daemon was
-// down), else nil: answers then get the language servers' edges at once,
-// and no server is asked.
-func (r *registry) loadRefinement(ws *workspace, res *index.Result) *lsp.Refinement {
+// loadRefinement returns the refinement stored for ws, made for inputs
+// like res's, or nil. When files changed while the daemon was down (and
+// the project facts did not), the entries of call sites in unchanged
+// files are kept and the changed files are returned, to be asked about
+// again; nothing changed, nothing is asked. Answers get the language
+// servers' edges at once either way.
+func (r *registry) loadRefinement(ws *workspace, res *index.Result) (*lsp.Refinement, []string) {
 	if ws.store == nil {
-		return nil
+		return nil, nil
 	}
 	data, err := ws.store.Blob(refinementKey)
 	if err != nil || data == nil {
-		return nil
+		return nil, nil
 	}
 	var sr savedRefinement
 	if err := json.Unmarshal(data, &sr); err != nil || sr.Format != refinementFormat {
 		r.log.Warn("stored lsp refinement unusable, asking the servers again", "root", ws.root, "err", err, "format", sr.Format)
-		return nil
+		return nil, nil
 	}
-	if sr.Fingerprint != res.Fingerprint() {
-		return nil // files changed while the daemon was down
+	ref := &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
+	if sr.Fingerprint == res.Fingerprint() {
+		return ref, nil
 	}
-	return &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
+	if sr.Project != projectDigest(res) || len(sr.Files) == 0 {
+		return nil, nil
+	}
+	changed := map[string]bool{}
+	var paths []string
+	for _, f := range res.Files {
+		if h, ok := sr.Files[f.Path]; !ok || h != f.Hash {
+			changed[f.Path] = true
+			paths = append(paths, f.Path)
+		}
+	}
+	keep := func(e graph.EdgeSpec) bool {
+		if n := res.Graph.Node(e.From); n != nil {
+			return !changed[n.Path]
+		}
+		return false // its caller is gone
+	}
+	kept := &lsp.Refinement{Stats: sr.Stats}
+	for _, e := range sr.Edges {
+		if keep(e) {
+			kept.Edges = append(kept.Edges, e)
+		}
+	}
+	for _, e := range sr.Stale {
+		if keep(e) {
+			kept.Stale = append(kept.Stale, e)
+		}
+	}
+	kept.Stats.Added, kept.Stats.Upgraded = countLSP(kept, res.Graph)
+	return kept, paths
 }
 
 // stopLSP cancels ws's refinement and stops its language servers.

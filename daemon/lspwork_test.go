@@ -2,6 +2,9 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
@@ -126,5 +130,74 @@ func TestServedFollowsLatestOnly(t *testing.T) {
 	}
 	if s.applying || s.base != res2 || s.reapplied != 0 {
 		t.Errorf("an older result started work or moved the refined graph back (applying %v, reapplied %d)", s.applying, s.reapplied)
+	}
+}
+
+// TestLoadRefinement: a stored refinement is used whole when nothing
+// changed, in part (with the changed files to ask about) when files
+// changed, and not at all when the project facts changed or the format
+// is another.
+func TestLoadRefinement(t *testing.T) {
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	res, err := index.Build(root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ws := &workspace{root: root, store: st}
+	r := &registry{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	files := map[string]string{}
+	for _, f := range res.Files {
+		files[f.Path] = f.Hash
+	}
+	edges := []graph.EdgeSpec{
+		{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14},
+		{From: "notify/email.go::Email.Notify", To: "notify/email.go::send", Type: graph.Call, Confidence: graph.LSP, Line: 10},
+	}
+	put := func(sr savedRefinement) {
+		t.Helper()
+		data, _ := json.Marshal(sr)
+		if err := st.PutBlob(refinementKey, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := savedRefinement{Format: refinementFormat, Fingerprint: res.Fingerprint(), Project: projectDigest(res), Files: files, Edges: edges}
+	changedEmail := whole
+	changedEmail.Fingerprint = "other"
+	changedEmail.Files = maps.Clone(files)
+	changedEmail.Files["notify/email.go"] = "old"
+	otherProject := changedEmail
+	otherProject.Project = "other"
+	oldFormat := whole
+	oldFormat.Format = refinementFormat - 1
+	cases := []struct {
+		name    string
+		sr      savedRefinement
+		edges   int
+		changed []string
+	}{
+		{"nothing changed: all of it", whole, 2, nil},
+		{"a file changed: the others' entries, that file to ask", changedEmail, 1, []string{"notify/email.go"}},
+		{"project facts changed: none", otherProject, -1, nil},
+		{"another format: none", oldFormat, -1, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			put(tc.sr)
+			ref, changed := r.loadRefinement(ws, res)
+			if tc.edges < 0 {
+				if ref != nil {
+					t.Fatalf("used: %+v", ref)
+				}
+				return
+			}
+			if ref == nil || len(ref.Edges) != tc.edges || !slices.Equal(changed, tc.changed) {
+				t.Fatalf("ref %v, changed %v; want %d edges, %v", ref, changed, tc.edges, tc.changed)
+			}
+		})
 	}
 }

@@ -101,10 +101,11 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 			rels = append(rels, filepath.ToSlash(r))
 		}
 	}
-	before, after, err := h.r.update(w, rels, false, true, time.Now())
-	if err != nil || before == nil {
+	u, err := h.r.update(w, rels, false, true, time.Now())
+	if err != nil || u.before == nil {
 		return nil, nil, err
 	}
+	before, after := u.card()
 	// The watcher may have applied the edit already, or part of it (a
 	// truncated file in the middle of a save): diff against the graph
 	// before the burst of updates the edit caused. Either way the edit is

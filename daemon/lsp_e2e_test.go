@@ -267,3 +267,44 @@ func TestEditCardShowsLSPCallers(t *testing.T) {
 		t.Errorf("the card does not name App.Alert, a caller only gopls knows:\n%s", r.stdout)
 	}
 }
+
+// TestProjectChangeRefinesAll: a change of the project facts (here the Go
+// module path, with the import that uses it) may change how any call
+// resolves, so the servers are asked about everything again rather than
+// about the edited files only.
+func TestProjectChangeRefinesAll(t *testing.T) {
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "refinement done", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	full := func() int {
+		log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+		return strings.Count(string(log), `msg="lsp refine" `)
+	}
+	if n := full(); n != 1 {
+		t.Fatalf("%d full refinements after init, want 1", n)
+	}
+	replace := func(rel, old, repl string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		b, _ := os.ReadFile(p)
+		if !strings.Contains(string(b), old) {
+			t.Fatalf("fixture changed: no %q in %s", old, rel)
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, repl, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replace("app/app.go", `"example.com/alerts/notify"`, `"example.com/alarms/notify"`)
+	replace("go.mod", "module example.com/alerts", "module example.com/alarms")
+	waitFor(t, "a full refinement after the module path changed", 3*time.Minute, func() bool {
+		return full() == 2 && e.workspace(t).LSP == "done"
+	})
+	r := e.run(bins.ccd, nil, "impact", "--root", root, "Email.Notify", "--json")
+	if !strings.Contains(r.stdout, `"app/app.go::App.Alert"`) || !strings.Contains(r.stdout, `"lsp"`) {
+		t.Errorf("no lsp caller after the refinement: %s", r.stdout)
+	}
+}

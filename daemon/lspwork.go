@@ -98,6 +98,11 @@ func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
 	s := &ws.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.follow(res)
+}
+
+// follow is served with s.mu held.
+func (s *lspState) follow(res *index.Result) *graph.Graph {
 	if s.ref == nil {
 		return res.Graph
 	}
@@ -157,11 +162,19 @@ func (r *registry) refine(ws *workspace) {
 		return
 	}
 	s.mu.Lock()
+	if s.stopped {
+		// The workspace was removed (or the daemon stops) while it was
+		// indexed: start no server for it.
+		s.mu.Unlock()
+		ws.upd.Unlock()
+		cancel()
+		return
+	}
 	if s.cancel != nil {
 		s.cancel()
 	}
 	s.state, s.cancel, s.err, s.done, s.total = LSPRefining, cancel, "", 0, 0
-	s.full, s.pending, s.stopped = ctx, nil, false
+	s.full, s.pending = ctx, nil
 	if s.latest != res {
 		s.latest = res
 		s.seq++
@@ -176,6 +189,11 @@ func (r *registry) refine(ws *workspace) {
 	restored := false
 	if !ws.freshLSP.Swap(false) {
 		ref, changed = r.loadRefinement(ws, res)
+		if len(changed) > lspRerunMaxFiles {
+			// A checkout while the daemon was down: asking about that many
+			// files one by one costs more than a full refinement.
+			ref, changed = nil, nil
+		}
 		restored = ref != nil
 	}
 	var err error
@@ -207,6 +225,11 @@ func (r *registry) refine(ws *workspace) {
 	}
 	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
 	s.base, s.baseSeq, s.g = res, seq, g
+	if s.latest != nil && s.latest != res {
+		// Updates came while the servers were asked: follow them now, so
+		// that the refined graph is current and can be stored.
+		s.follow(s.latest)
+	}
 	for _, p := range changed {
 		// Changed while the daemon was down: asked about below.
 		if s.pending == nil {
@@ -273,7 +296,10 @@ func (r *registry) saveRefinement(ws *workspace) {
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
 	ref, base := s.ref, s.base
-	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved
+	// base must be the latest result: a re-applied graph still pending
+	// (after a full resolve) leaves base behind what ref covers.
+	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved &&
+		s.baseSeq == s.seq
 	s.mu.Unlock()
 	if !ok || ws.store == nil {
 		return
@@ -461,9 +487,9 @@ func ServerTable() ([]lsp.ServerSpec, error) {
 // pending. It reports whether a re-refinement must be started: not while
 // a full refinement runs (it starts one when done) or one is scheduled.
 // Both results' files are sorted by path; unchanged files share facts.
-func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
+func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedule bool, edited []string) {
 	if r.lspm == nil || prev == nil || next == nil {
-		return false
+		return false, nil
 	}
 	s := &ws.lsp
 	s.mu.Lock()
@@ -473,7 +499,7 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 		s.seq++
 	}
 	if s.state != LSPDone && s.state != LSPRefining {
-		return false // off, failed, or not started: nothing to keep up
+		return false, nil // off, failed, or not started: nothing to keep up
 	}
 	if s.pending == nil {
 		s.pending = map[string]bool{}
@@ -486,18 +512,20 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) bool {
 		case i < len(a) && a[i].Path == b[j].Path:
 			if a[i] != b[j] && a[i].Hash != b[j].Hash {
 				s.pending[b[j].Path] = true
+				edited = append(edited, b[j].Path)
 			}
 			i, j = i+1, j+1
 		default:
 			s.pending[b[j].Path] = true // new
+			edited = append(edited, b[j].Path)
 			j++
 		}
 	}
 	if len(s.pending) == 0 || s.rerun || s.ref == nil || s.full != nil || s.stopped {
-		return false
+		return false, edited
 	}
 	s.rerun = true
-	return true
+	return true, edited
 }
 
 // refineChanged re-asks the language servers about the call sites of the
@@ -553,15 +581,18 @@ func (r *registry) refineChanged(ws *workspace) {
 	if s.full == nil {
 		s.state = LSPDone
 	}
-	if s.ref != ref || s.stopped {
+	if s.ref != ref {
 		// A full refinement replaced the one this run merges into (its
-		// snapshot has these files' changes), or the workspace is gone.
+		// snapshot has these files' changes).
 		return
 	}
 	if err == nil {
 		err = ctx.Err()
 	}
-	if err != nil {
+	if err != nil || s.stopped {
+		// Cut short (the daemon stops) or failed: the files stay pending,
+		// so the refinement is not stored as covering them, and the run
+		// the next edit starts asks about them.
 		// Keep the files for the run the next edit starts (no retry loop
 		// against a failing server).
 		if s.pending == nil {
@@ -570,7 +601,9 @@ func (r *registry) refineChanged(ws *workspace) {
 		for p := range paths {
 			s.pending[p] = true
 		}
-		r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
+		if err != nil {
+			r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
+		}
 		return
 	}
 	fromChanged := func(e graph.EdgeSpec) bool {
@@ -610,6 +643,10 @@ func (r *registry) refineChanged(ws *workspace) {
 		go r.saveRefinement(ws)
 	}
 }
+
+// lspRerunMaxFiles is the most changed files a stored refinement is
+// reused with; more get a full refinement.
+const lspRerunMaxFiles = 200
 
 // lspEditDelay is how long re-refinement waits for more edits.
 var lspEditDelay = 500 * time.Millisecond

@@ -65,7 +65,10 @@ func TestMarkPending(t *testing.T) {
 				ws.lsp.full = context.Background()
 			}
 			next := &index.Result{Files: tc.next}
-			got := r.markPending(ws, prev, next)
+			got, edited := r.markPending(ws, prev, next)
+			if tc.pending != nil && tc.state != "" && !slices.Equal(edited, tc.pending) {
+				t.Errorf("edited %v, want %v", edited, tc.pending)
+			}
 			pending := slices.Sorted(maps.Keys(ws.lsp.pending))
 			if got != tc.schedule || !slices.Equal(pending, tc.pending) {
 				t.Errorf("schedule %v, pending %v; want %v, %v", got, pending, tc.schedule, tc.pending)
@@ -200,4 +203,51 @@ func TestLoadRefinement(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCardDropsOldLSPEdgesOfEditedFiles: the graph an edit card reads
+// callers from keeps the language servers' edges from other files but not
+// those leaving the edited file, found for its old content.
+func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	res, err := index.Build(root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromApp := graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
+	fromEmail := graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{fromApp, fromEmail}}
+	refined := lsp.Apply(res.Graph, ref)
+	has := func(g *graph.Graph, e graph.EdgeSpec) bool {
+		mustIndex(t, g, e.To)
+		for _, k := range g.Out(mustIndex(t, g, e.From)) {
+			if x := g.Edge(k); g.Nodes[x.To].ID == e.To && x.Confidence == graph.LSP {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(refined, fromApp) || !has(refined, fromEmail) {
+		t.Fatal("the refinement was not applied")
+	}
+	u := updated{before: refined, after: refined, ts: res.Graph, edited: []string{"notify/email.go"}}
+	_, after := u.card()
+	if !has(after, fromApp) {
+		t.Error("the card lost the lsp edge from an unedited file")
+	}
+	if has(after, fromEmail) {
+		t.Error("the card kept an lsp edge the servers found for the edited file's old content")
+	}
+	if _, a := (updated{before: refined, after: refined, ts: res.Graph}).card(); a != refined {
+		t.Error("with no edited file the card should use the served graph as is")
+	}
+}
+
+func mustIndex(t *testing.T, g *graph.Graph, id string) int {
+	t.Helper()
+	i, ok := g.Index(id)
+	if !ok {
+		t.Fatalf("no node %s", id)
+	}
+	return i
 }

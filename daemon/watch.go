@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
 )
 
 // debounce is how long a burst of file events must be quiet before the
@@ -209,17 +210,15 @@ func (w *watcher) apply(since time.Time) {
 // update brings ws up to date (also used for explicit refreshes). full
 // re-reads every file, as after a branch switch; fast says the hint lists
 // every change and they are all writes, so known files can be re-read
-// without walking the tree (falling back to a full update otherwise). It
-// returns the graphs answers use before and after (with the language
-// servers' edges when there are).
-func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (before, after *graph.Graph, err error) {
+// without walking the tree (falling back to a full update otherwise).
+func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (u updated, err error) {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
 	res, _ := ws.snapshot()
 	if res == nil {
-		return nil, nil, nil
+		return u, nil
 	}
-	before = r.served(ws, res)
+	u.before = r.served(ws, res)
 	if full {
 		for _, f := range res.Files {
 			hint = append(hint, f.Path)
@@ -234,14 +233,19 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if !ok && err == nil {
 		next, st, err = res.Update(hint)
 	}
-	refineAgain := err == nil && r.markPending(ws, res, next)
+	var refineAgain, projectChanged bool
+	if err == nil {
+		refineAgain, u.edited = r.markPending(ws, res, next)
+		projectChanged = r.lspm != nil && next.Project != res.Project && projectDigest(next) != projectDigest(res)
+	}
 	ws.mu.Lock()
 	w := ws.watch
 	ws.dirty = w != nil && w.hasPending()
 	if err != nil {
 		ws.mu.Unlock()
 		r.log.Warn("update failed", "root", ws.root, "err", err)
-		return before, before, err
+		u.after, u.ts = u.before, res.Graph
+		return u, err
 	}
 	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
 	ws.res = next
@@ -257,7 +261,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	ws.mu.Unlock()
 	// The refined graph follows every update in turn (a splice when the
 	// update was one), so answers keep the language servers' edges.
-	after = r.served(ws, next)
+	u.after, u.ts = r.served(ws, next), next.Graph
 	if next.Graph != res.Graph && !full && len(hint) <= 64 {
 		now := time.Now()
 		if ws.recent == nil {
@@ -277,7 +281,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 				ws.recent[p] = c
 				continue
 			}
-			ws.recent[p] = recentChange{before: before, at: now, last: now}
+			ws.recent[p] = recentChange{before: u.before, at: now, last: now}
 		}
 	}
 	if changed {
@@ -290,10 +294,34 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	if changed {
 		go r.syncSearch(ws, res, next)
 	}
-	if refineAgain {
+	switch {
+	case projectChanged:
+		// Module paths or path aliases changed: any call may resolve
+		// differently, so the servers are asked about everything.
+		go r.refine(ws)
+	case refineAgain:
 		go r.refineChanged(ws)
 	}
-	return before, after, nil
+	return u, nil
+}
+
+// updated is what an update hands a hook: the graphs answers use before
+// and after it, the tree-sitter graph after it, and the files whose
+// content changed.
+type updated struct {
+	before, after, ts *graph.Graph
+	edited            []string
+}
+
+// card returns the graphs an edit card compares: after without the
+// language servers' edges leaving the edited files, which were found for
+// their old content (the servers are asked again in a moment); the
+// tree-sitter edges of those files are fresh.
+func (u updated) card() (before, after *graph.Graph) {
+	if u.after == nil || u.after == u.ts || len(u.edited) == 0 {
+		return u.before, u.after
+	}
+	return u.before, lsp.ApplyFiles(u.after, u.ts, u.edited, nil)
 }
 
 // takeBeforeChange returns the graph before the recent burst of updates

@@ -15,6 +15,20 @@ import (
 	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
+// goplsWorkspace starts a daemon with gopls on a copy of the Go fixture
+// of testdata/lsp and waits for its first refinement.
+func goplsWorkspace(t *testing.T) (*env, string) {
+	t.Helper()
+	dir := lspPath(t, "gopls")
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "first refinement", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	return e, root
+}
+
 // lspPath is where scripts/install-lsp.sh puts the servers.
 func lspPath(t *testing.T, server string) string {
 	t.Helper()
@@ -101,13 +115,7 @@ func TestExportLSPMode(t *testing.T) {
 // TestDaemonRefinesEdits: after an edit, the servers are asked about the
 // edited file again, so a new call through an interface gets its lsp edge.
 func TestDaemonRefinesEdits(t *testing.T) {
-	dir := lspPath(t, "gopls")
-	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
-	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
-		t.Fatalf("init: %+v", r)
-	}
-	waitFor(t, "first refinement", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	e, root := goplsWorkspace(t)
 	// Edits of another file keep gopls's edges in every answer: the first
 	// impact after each update already has App.Alert as an lsp caller
 	// (the refined graph follows the update by a splice, not by a rebuild
@@ -168,14 +176,8 @@ func TestDaemonRefinesEdits(t *testing.T) {
 // serves the edges of the other files at once and asks the server about
 // that file only.
 func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
-	dir := lspPath(t, "gopls")
-	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
-	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
-		t.Fatalf("init: %+v", r)
-	}
-	var first wire.WorkspaceInfo
-	waitFor(t, "refinement done", 3*time.Minute, func() bool { first = e.workspace(t); return first.LSP == "done" })
+	e, root := goplsWorkspace(t)
+	first := e.workspace(t)
 	restart := func() {
 		t.Helper()
 		e.run(bins.ccd, nil, "stop")
@@ -241,13 +243,7 @@ func TestDaemonKeepsRefinementAcrossRestarts(t *testing.T) {
 // only gopls knows (App.Alert calls Email.Notify through an interface), so
 // a signature change warns about them.
 func TestEditCardShowsLSPCallers(t *testing.T) {
-	dir := lspPath(t, "gopls")
-	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
-	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
-		t.Fatalf("init: %+v", r)
-	}
-	waitFor(t, "refinement done", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	e, root := goplsWorkspace(t)
 	p := filepath.Join(root, "notify", "email.go")
 	b, _ := os.ReadFile(p)
 	old, repl := "Notify(msg string) error {", "Notify(msg string, urgent bool) error {"
@@ -273,13 +269,7 @@ func TestEditCardShowsLSPCallers(t *testing.T) {
 // resolves, so the servers are asked about everything again rather than
 // about the edited files only.
 func TestProjectChangeRefinesAll(t *testing.T) {
-	dir := lspPath(t, "gopls")
-	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+dir)
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
-	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
-		t.Fatalf("init: %+v", r)
-	}
-	waitFor(t, "refinement done", 3*time.Minute, func() bool { return e.workspace(t).LSP == "done" })
+	e, root := goplsWorkspace(t)
 	full := func() int {
 		log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
 		return strings.Count(string(log), `msg="lsp refine" `)

@@ -356,25 +356,7 @@ func (r *registry) loadRefinement(ws *workspace, res *index.Result) (*lsp.Refine
 			paths = append(paths, f.Path)
 		}
 	}
-	keep := func(e graph.EdgeSpec) bool {
-		if n := res.Graph.Node(e.From); n != nil {
-			return !changed[n.Path]
-		}
-		return false // its caller is gone
-	}
-	kept := &lsp.Refinement{Stats: sr.Stats}
-	for _, e := range sr.Edges {
-		if keep(e) {
-			kept.Edges = append(kept.Edges, e)
-		}
-	}
-	for _, e := range sr.Stale {
-		if keep(e) {
-			kept.Stale = append(kept.Stale, e)
-		}
-	}
-	kept.Stats.Added, kept.Stats.Upgraded = countLSP(kept, res.Graph)
-	return kept, paths
+	return ref.Replace(res.Graph, changed, nil), paths
 }
 
 // stopLSP cancels ws's refinement and stops its language servers.
@@ -606,27 +588,7 @@ func (r *registry) refineChanged(ws *workspace) {
 		}
 		return
 	}
-	fromChanged := func(e graph.EdgeSpec) bool {
-		if n := res.Graph.Node(e.From); n != nil {
-			return paths[n.Path]
-		}
-		p, _, _ := strings.Cut(e.From, "::") // a node gone since: ids are path::name
-		return paths[p]
-	}
-	merged := &lsp.Refinement{Stats: ref.Stats}
-	for _, e := range ref.Edges {
-		if !fromChanged(e) {
-			merged.Edges = append(merged.Edges, e)
-		}
-	}
-	for _, e := range ref.Stale {
-		if !fromChanged(e) {
-			merged.Stale = append(merged.Stale, e)
-		}
-	}
-	merged.Edges = append(merged.Edges, add.Edges...)
-	merged.Stale = append(merged.Stale, add.Stale...)
-	merged.Stats.Added, merged.Stats.Upgraded = countLSP(merged, res.Graph)
+	merged := ref.Replace(res.Graph, paths, add)
 	changed := make([]string, 0, len(paths))
 	for p := range paths {
 		changed = append(changed, p)
@@ -651,27 +613,3 @@ const lspRerunMaxFiles = 200
 // lspEditDelay is how long re-refinement waits for more edits.
 var lspEditDelay = 500 * time.Millisecond
 
-// countLSP recounts a merged refinement's added and confirmed edges
-// against the tree-sitter graph g.
-func countLSP(ref *lsp.Refinement, g *graph.Graph) (added, upgraded int) {
-	for _, e := range ref.Edges {
-		from, ok1 := g.Index(e.From)
-		to, ok2 := g.Index(e.To)
-		if !ok1 || !ok2 {
-			continue
-		}
-		found := false
-		for _, ei := range g.Out(from) {
-			if _, t, typ := g.EdgeEnds(ei); t == to && typ == graph.Call {
-				found = true
-				break
-			}
-		}
-		if found {
-			upgraded++
-		} else {
-			added++
-		}
-	}
-	return added, upgraded
-}

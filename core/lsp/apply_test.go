@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -68,5 +69,45 @@ func TestApply(t *testing.T) {
 	}
 	if Apply(g, &Refinement{}) != g || Apply(g, nil) != g {
 		t.Error("an empty refinement should return the graph itself")
+	}
+}
+
+// TestReplace: entries whose caller is in the given files are replaced
+// (a gone caller is placed by its id), the others kept, and Added and
+// Upgraded recounted against the graph.
+func TestReplace(t *testing.T) {
+	g := graph.New([]*graph.Node{
+		{ID: "a.py::main", Kind: graph.Func, Name: "main", Path: "a.py"},
+		{ID: "b.py::f", Kind: graph.Func, Name: "f", Path: "b.py"},
+		{ID: "c.py::g", Kind: graph.Func, Name: "g", Path: "c.py"},
+	}, []graph.EdgeSpec{{From: "a.py::main", To: "b.py::f", Type: graph.Call, Confidence: graph.NameMatch, Line: 2}})
+	call := func(from, to string, line int) graph.EdgeSpec {
+		return graph.EdgeSpec{From: from, To: to, Type: graph.Call, Confidence: graph.LSP, Line: line}
+	}
+	ref := &Refinement{
+		Edges: []graph.EdgeSpec{
+			call("a.py::main", "b.py::f", 2), // kept: a.py unchanged (confirms an edge)
+			call("c.py::g", "b.py::f", 5),    // dropped: c.py asked again
+			call("c.py::gone", "b.py::f", 7), // dropped: caller gone, its id names c.py
+			call("b.py::gone", "c.py::g", 3), // kept: caller gone, b.py not asked again
+		},
+		Stale: []graph.EdgeSpec{{From: "c.py::g", To: "a.py::main", Type: graph.Call, Line: 5}},
+		Stats: Stats{Asked: 9},
+	}
+	add := &Refinement{Edges: []graph.EdgeSpec{call("c.py::g", "a.py::main", 6)}}
+	got := ref.Replace(g, map[string]bool{"c.py": true}, add)
+	var ids []string
+	for _, e := range got.Edges {
+		ids = append(ids, e.From+">"+e.To)
+	}
+	want := []string{"a.py::main>b.py::f", "b.py::gone>c.py::g", "c.py::g>a.py::main"}
+	if strings.Join(ids, " ") != strings.Join(want, " ") || len(got.Stale) != 0 {
+		t.Errorf("edges %v stale %v, want %v and none", ids, got.Stale, want)
+	}
+	if got.Stats.Upgraded != 1 || got.Stats.Added != 1 || got.Stats.Asked != 9 {
+		t.Errorf("stats %+v: want 1 upgraded, 1 added (the gone caller counts as neither), other fields kept", got.Stats)
+	}
+	if len(ref.Edges) != 4 || len(ref.Stale) != 1 {
+		t.Error("Replace changed its receiver")
 	}
 }

@@ -130,23 +130,7 @@ func randomCall(rng *rand.Rand, g *graph.Graph, from string, c graph.Confidence)
 // the edges and stale sites leaving files redrawn, as refineChanged makes
 // it.
 func randomRefinement(rng *rand.Rand, g *graph.Graph, prev *Refinement, files []string) *Refinement {
-	leaves := func(e graph.EdgeSpec) bool {
-		n := g.Node(e.From)
-		return n != nil && slices.Contains(files, n.Path)
-	}
-	ref := &Refinement{}
-	if prev != nil {
-		for _, e := range prev.Edges {
-			if !leaves(e) {
-				ref.Edges = append(ref.Edges, e)
-			}
-		}
-		for _, e := range prev.Stale {
-			if !leaves(e) {
-				ref.Stale = append(ref.Stale, e)
-			}
-		}
-	}
+	fresh := &Refinement{}
 	for i := range g.NumEdges() {
 		e := g.Edge(i)
 		if e.Type != graph.Call || (prev != nil && !slices.Contains(files, g.Nodes[e.From].Path)) {
@@ -156,13 +140,20 @@ func randomRefinement(rng *rand.Rand, g *graph.Graph, prev *Refinement, files []
 		for _, l := range e.Lines {
 			switch rng.Intn(5) {
 			case 0: // the server named another callee
-				ref.Stale = append(ref.Stale, graph.EdgeSpec{From: from, To: g.Nodes[e.To].ID, Type: graph.Call, Confidence: e.Confidence, Line: l})
-				ref.Edges = append(ref.Edges, randomCall(rng, g, from, graph.LSP))
-				ref.Edges[len(ref.Edges)-1].Line = l
+				fresh.Stale = append(fresh.Stale, graph.EdgeSpec{From: from, To: g.Nodes[e.To].ID, Type: graph.Call, Confidence: e.Confidence, Line: l})
+				fresh.Edges = append(fresh.Edges, randomCall(rng, g, from, graph.LSP))
+				fresh.Edges[len(fresh.Edges)-1].Line = l
 			case 1: // the server confirmed it
-				ref.Edges = append(ref.Edges, graph.EdgeSpec{From: from, To: g.Nodes[e.To].ID, Type: graph.Call, Confidence: graph.LSP, Line: l})
+				fresh.Edges = append(fresh.Edges, graph.EdgeSpec{From: from, To: g.Nodes[e.To].ID, Type: graph.Call, Confidence: graph.LSP, Line: l})
 			}
 		}
 	}
-	return ref
+	if prev == nil {
+		return fresh
+	}
+	in := map[string]bool{}
+	for _, p := range files {
+		in[p] = true
+	}
+	return prev.Replace(g, in, fresh)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -114,6 +115,64 @@ type Refinement struct {
 	// idx indexes Edges and Stale by node id for ApplyFiles; built on
 	// first use, so a Refinement must not change once applied.
 	idx *refIndex
+}
+
+// Replace returns ref with the edges and stale call sites whose caller is
+// in files replaced by add's (nil: only dropped), as after asking the
+// servers again about those files. A caller is in a file when it is a
+// node of g (the tree-sitter graph) there or, gone from g, when its id
+// ("path::name") names the file. The result's Added and Upgraded are
+// recounted against g; ref is not changed.
+func (ref *Refinement) Replace(g *graph.Graph, files map[string]bool, add *Refinement) *Refinement {
+	in := func(e graph.EdgeSpec) bool {
+		if n := g.Node(e.From); n != nil {
+			return files[n.Path]
+		}
+		p, _, _ := strings.Cut(e.From, "::")
+		return files[p]
+	}
+	out := &Refinement{Stats: ref.Stats}
+	for _, e := range ref.Edges {
+		if !in(e) {
+			out.Edges = append(out.Edges, e)
+		}
+	}
+	for _, e := range ref.Stale {
+		if !in(e) {
+			out.Stale = append(out.Stale, e)
+		}
+	}
+	if add != nil {
+		out.Edges = append(out.Edges, add.Edges...)
+		out.Stale = append(out.Stale, add.Stale...)
+	}
+	out.Stats.Added, out.Stats.Upgraded = out.count(g)
+	return out
+}
+
+// count counts ref's edges that g lacks (added) and that g has with a
+// weaker confidence (upgraded), one per edge.
+func (ref *Refinement) count(g *graph.Graph) (added, upgraded int) {
+	for _, e := range ref.Edges {
+		from, ok1 := g.Index(e.From)
+		to, ok2 := g.Index(e.To)
+		if !ok1 || !ok2 {
+			continue
+		}
+		found := false
+		for _, ei := range g.Out(from) {
+			if _, t, typ := g.EdgeEnds(ei); t == to && typ == graph.Call {
+				found = true
+				break
+			}
+		}
+		if found {
+			upgraded++
+		} else {
+			added++
+		}
+	}
+	return added, upgraded
 }
 
 // refIndex maps node ids to the positions of a refinement's edges.

@@ -612,4 +612,3 @@ const lspRerunMaxFiles = 200
 
 // lspEditDelay is how long re-refinement waits for more edits.
 var lspEditDelay = 500 * time.Millisecond
-

@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -278,14 +276,6 @@ type savedRefinement struct {
 // fields does; another format is ignored.
 const refinementFormat = 2
 
-// projectDigest identifies a result's project facts (module paths, path
-// aliases): when they change, how every file resolves may change.
-func projectDigest(res *index.Result) string {
-	b, _ := json.Marshal(res.Project)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
-
 // saveRefinement stores ws's refinement when it is complete (done, no
 // edited file waiting to be asked about again) and not stored yet. Every
 // change is pending before it is published, so a complete refinement
@@ -309,7 +299,7 @@ func (r *registry) saveRefinement(ws *workspace) {
 		files[f.Path] = f.Hash
 	}
 	data, err := json.Marshal(savedRefinement{Format: refinementFormat, Fingerprint: base.Fingerprint(),
-		Project: projectDigest(base), Files: files, Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
+		Project: base.ProjectDigest(), Files: files, Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
 	if err == nil {
 		err = ws.store.PutBlob(refinementKey, data)
 	}
@@ -345,7 +335,7 @@ func (r *registry) loadRefinement(ws *workspace, res *index.Result) (*lsp.Refine
 	if sr.Fingerprint == res.Fingerprint() {
 		return ref, nil
 	}
-	if sr.Project != projectDigest(res) || len(sr.Files) == 0 {
+	if sr.Project != res.ProjectDigest() || len(sr.Files) == 0 {
 		return nil, nil
 	}
 	changed := map[string]bool{}

@@ -168,7 +168,7 @@ func TestLoadRefinement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	whole := savedRefinement{Format: refinementFormat, Fingerprint: res.Fingerprint(), Project: projectDigest(res), Files: files, Edges: edges}
+	whole := savedRefinement{Format: refinementFormat, Fingerprint: res.Fingerprint(), Project: res.ProjectDigest(), Files: files, Edges: edges}
 	changedEmail := whole
 	changedEmail.Fingerprint = "other"
 	changedEmail.Files = maps.Clone(files)

@@ -236,7 +236,7 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 	var refineAgain, projectChanged bool
 	if err == nil {
 		refineAgain, u.edited = r.markPending(ws, res, next)
-		projectChanged = r.lspm != nil && next.Project != res.Project && projectDigest(next) != projectDigest(res)
+		projectChanged = r.lspm != nil && next.Project != res.Project && next.ProjectDigest() != res.ProjectDigest()
 	}
 	ws.mu.Lock()
 	w := ws.watch

@@ -303,3 +303,22 @@ func TestProjectFilesHonourGitignore(t *testing.T) {
 	}
 	sameStrings(t, "GoModules", mods, []string{"example.com/kept"})
 }
+
+// TestProjectDigest: the digest follows the project facts, not the
+// Project value: equal facts give equal digests, a module path changed
+// gives another.
+func TestProjectDigest(t *testing.T) {
+	mods := func(path string) *Result {
+		return &Result{Project: &resolve.Project{GoModules: []resolve.GoModule{{Dir: ".", Path: path}}}}
+	}
+	a, b, c := mods("example.com/a"), mods("example.com/a"), mods("example.com/b")
+	if a.ProjectDigest() != b.ProjectDigest() {
+		t.Error("equal project facts, different digests")
+	}
+	if a.ProjectDigest() == c.ProjectDigest() {
+		t.Error("a module path changed, same digest")
+	}
+	if (&Result{}).ProjectDigest() == a.ProjectDigest() {
+		t.Error("no project facts, same digest as some")
+	}
+}

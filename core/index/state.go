@@ -1,6 +1,8 @@
 package index
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -70,6 +72,16 @@ func sameProject(a, b *resolve.Project) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// ProjectDigest identifies r's project facts (Go module paths, tsconfig
+// path aliases, include directories, ...): two results with the same
+// digest resolve imports alike. Results of one chain of updates share
+// their Project while it does not change.
+func (r *Result) ProjectDigest() string {
+	b, _ := json.Marshal(r.Project)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // ResolveStats says how the last resolution of r's graph went: "full",

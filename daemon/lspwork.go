@@ -34,7 +34,6 @@ type lspState struct {
 	ref      *lsp.Refinement
 	base     *index.Result // the result g was built on
 	g        *graph.Graph
-	stats    lsp.Stats
 	done     int
 	total    int
 	applying bool
@@ -58,6 +57,16 @@ type lspState struct {
 	stopped            bool       // the workspace was removed or the daemon stops
 	runMu              sync.Mutex // one re-refinement at a time
 	saveMu             sync.Mutex // one save at a time, in order
+}
+
+// addPending records files to ask the servers about again; s.mu is held.
+func (s *lspState) addPending(paths ...string) {
+	if len(paths) > 0 && s.pending == nil {
+		s.pending = map[string]bool{}
+	}
+	for _, p := range paths {
+		s.pending[p] = true
+	}
 }
 
 // lspMode reads CCD_LSP: "auto" (default) refines with the language
@@ -221,20 +230,14 @@ func (r *registry) refine(ws *workspace) {
 		r.log.Warn("lsp refine", "root", ws.root, "err", err)
 		return
 	}
-	s.ref, s.stats, s.state = ref, ref.Stats, LSPDone
+	s.ref, s.state = ref, LSPDone
 	s.base, s.baseSeq, s.g = res, seq, g
 	if s.latest != nil && s.latest != res {
 		// Updates came while the servers were asked: follow them now, so
 		// that the refined graph is current and can be stored.
 		s.follow(s.latest)
 	}
-	for _, p := range changed {
-		// Changed while the daemon was down: asked about below.
-		if s.pending == nil {
-			s.pending = map[string]bool{}
-		}
-		s.pending[p] = true
-	}
+	s.addPending(changed...) // changed while the daemon was down: asked about below
 	if len(s.pending) > 0 && !s.rerun {
 		// Files edited while the servers were asked: ask about them again.
 		s.rerun = true
@@ -370,7 +373,11 @@ func (ws *workspace) lspInfo() (state string, added, upgraded, done, total int, 
 	s := &ws.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.state, s.stats.Added, s.stats.Upgraded, s.done, s.total, s.stats.Servers
+	var st lsp.Stats
+	if s.ref != nil {
+		st = s.ref.Stats
+	}
+	return s.state, st.Added, st.Upgraded, s.done, s.total, st.Servers
 }
 
 // lspLine is the one-line language-server summary of the orientation card.
@@ -473,9 +480,6 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedul
 	if s.state != LSPDone && s.state != LSPRefining {
 		return false, nil // off, failed, or not started: nothing to keep up
 	}
-	if s.pending == nil {
-		s.pending = map[string]bool{}
-	}
 	a, b := prev.Files, next.Files
 	for i, j := 0, 0; j < len(b); {
 		switch {
@@ -483,16 +487,15 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedul
 			i++ // removed: its edges go with its nodes
 		case i < len(a) && a[i].Path == b[j].Path:
 			if a[i] != b[j] && a[i].Hash != b[j].Hash {
-				s.pending[b[j].Path] = true
 				edited = append(edited, b[j].Path)
 			}
 			i, j = i+1, j+1
 		default:
-			s.pending[b[j].Path] = true // new
-			edited = append(edited, b[j].Path)
+			edited = append(edited, b[j].Path) // new
 			j++
 		}
 	}
+	s.addPending(edited...)
 	if len(s.pending) == 0 || s.rerun || s.ref == nil || s.full != nil || s.stopped {
 		return false, edited
 	}
@@ -564,14 +567,10 @@ func (r *registry) refineChanged(ws *workspace) {
 	if err != nil || s.stopped {
 		// Cut short (the daemon stops) or failed: the files stay pending,
 		// so the refinement is not stored as covering them, and the run
-		// the next edit starts asks about them.
-		// Keep the files for the run the next edit starts (no retry loop
-		// against a failing server).
-		if s.pending == nil {
-			s.pending = map[string]bool{}
-		}
+		// the next edit starts asks about them (no retry loop against a
+		// failing server).
 		for p := range paths {
-			s.pending[p] = true
+			s.addPending(p)
 		}
 		if err != nil {
 			r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
@@ -587,7 +586,7 @@ func (r *registry) refineChanged(ws *workspace) {
 	// s.g is ref applied to s.base (res, or a newer result when more edits
 	// came meanwhile); merged differs from ref only in edges leaving the
 	// changed files.
-	s.ref, s.stats = merged, merged.Stats
+	s.ref = merged
 	s.g = lsp.ApplyFiles(s.g, s.base.Graph, changed, merged)
 	s.spliced++
 	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))

@@ -82,28 +82,6 @@ func TestParseResponse(t *testing.T) {
 	}
 }
 
-// parsePieces feeds raw to a parser piece bytes at a time (0: all at
-// once), finishing at the end as a closed connection would.
-func parsePieces(raw []byte, piece int) (*Response, error) {
-	if piece == 0 {
-		return ParseResponse(raw)
-	}
-	p := newParser(MaxBody)
-	for len(raw) > 0 {
-		sp := p.space()
-		n := copy(sp[:min(len(sp), piece)], raw)
-		raw = raw[n:]
-		done, err := p.feed(n)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return p.resp, nil
-		}
-	}
-	return p.finish()
-}
-
 // TestParseLimits: answers over the limits are errors, not memory.
 func TestParseLimits(t *testing.T) {
 	p := newParser(10)

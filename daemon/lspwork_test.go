@@ -188,6 +188,12 @@ func TestLoadRefinement(t *testing.T) {
 		{"project facts changed: none", otherProject, -1, nil},
 		{"another format: none", oldFormat, -1, nil},
 	}
+	if err := st.PutBlob(refinementKey, []byte("{not json")); err != nil {
+		t.Fatal(err)
+	}
+	if ref, changed := r.loadRefinement(ws, res); ref != nil || changed != nil {
+		t.Errorf("a corrupt stored refinement was used: %v %v", ref, changed)
+	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			put(tc.sr)

@@ -84,6 +84,22 @@ func (g *Graph) EdgeEnds(i int) (from, to int, t EdgeType) {
 	return int(e.from), int(e.to), e.typ
 }
 
+// AppendSpecs appends edge i to dst as the specs New merges into it: one
+// per line, or one without a line for an edge that has none. New over a
+// graph's nodes and every edge's specs rebuilds the graph.
+func (g *Graph) AppendSpecs(dst []EdgeSpec, i int) []EdgeSpec {
+	e := g.Edge(i)
+	s := EdgeSpec{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec}
+	if len(e.Lines) == 0 {
+		return append(dst, s)
+	}
+	for _, l := range e.Lines {
+		s.Line = l
+		dst = append(dst, s)
+	}
+	return dst
+}
+
 // AllEdges yields every edge with its index, in canonical order.
 func (g *Graph) AllEdges() iter.Seq2[int, Edge] {
 	return func(yield func(int, Edge) bool) {

@@ -211,6 +211,26 @@ func sameGraph(got, want *Graph) string {
 	return ""
 }
 
+// TestAppendSpecsRoundTrip: New over a graph's nodes and the specs of all
+// its edges gives the same graph.
+func TestAppendSpecsRoundTrip(t *testing.T) {
+	for seed := int64(1); seed <= 20; seed++ {
+		w := &world{rng: rand.New(rand.NewSource(seed)), nodes: map[string][]*Node{}, edges: map[string][]EdgeSpec{}}
+		for k := 0; k < 3+w.rng.Intn(10); k++ {
+			w.regen(fmt.Sprintf("f%d.go", k))
+		}
+		w.prune()
+		g := w.build()
+		var specs []EdgeSpec
+		for i := range g.NumEdges() {
+			specs = g.AppendSpecs(specs, i)
+		}
+		if d := sameGraph(New(slices.Clone(g.Nodes), specs), g); d != "" {
+			t.Fatalf("seed %d: %s", seed, d)
+		}
+	}
+}
+
 // TestSpliceKeepsOld checks that a splice leaves the graph it started from
 // unchanged: readers of the old graph are not disturbed.
 func TestSpliceKeepsOld(t *testing.T) {

@@ -423,15 +423,7 @@ func spliceParts(g *graph.Graph, files []string) ([]string, []*graph.Node, []gra
 		for _, i := range g.InFile(p) {
 			nodes = append(nodes, g.Nodes[i])
 			for _, k := range g.Out(i) {
-				e := g.Edge(k)
-				s := graph.EdgeSpec{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec}
-				if len(e.Lines) == 0 {
-					specs = append(specs, s)
-				}
-				for _, l := range e.Lines {
-					s.Line = l
-					specs = append(specs, s)
-				}
+				specs = g.AppendSpecs(specs, k)
 			}
 		}
 	}

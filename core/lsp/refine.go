@@ -439,18 +439,19 @@ func staleSites(ref *Refinement) map[site]bool {
 // appendRefined appends edge i of g as specs, one per line, less the call
 // sites in drop.
 func appendRefined(specs []graph.EdgeSpec, g *graph.Graph, i int, drop map[site]bool) []graph.EdgeSpec {
-	e := g.Edge(i)
-	from, to := g.Nodes[e.From].ID, g.Nodes[e.To].ID
-	if len(e.Lines) == 0 {
-		return append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Spec: e.Spec})
+	n := len(specs)
+	specs = g.AppendSpecs(specs, i)
+	if len(drop) == 0 {
+		return specs
 	}
-	for _, l := range e.Lines {
-		if e.Type == graph.Call && drop[site{from, to, l}] {
+	out := specs[:n]
+	for _, s := range specs[n:] {
+		if s.Type == graph.Call && s.Line != 0 && drop[site{s.From, s.To, s.Line}] {
 			continue
 		}
-		specs = append(specs, graph.EdgeSpec{From: from, To: to, Type: e.Type, Confidence: e.Confidence, Line: l, Spec: e.Spec})
+		out = append(out, s)
 	}
-	return specs
+	return out
 }
 
 // fileNodes returns g's nodes in files.

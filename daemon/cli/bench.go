@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"runtime/pprof"
 	"sort"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -100,7 +102,30 @@ func runBench(c *ctx, args []string) error {
 		r.CPUMS = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 		r.MaxRSSMB = float64(ru.Maxrss) / 1024
 	}
+	if mb, ok := selfPeakMB(); ok {
+		r.MaxRSSMB = mb
+	}
 	return json.NewEncoder(c.stdout).Encode(r)
+}
+
+// selfPeakMB reads this process's own high-water mark (VmHWM). ru_maxrss
+// can hold the parent's instead: a child started by vfork (as Go starts
+// them) inherits the parent's mark when it execs.
+func selfPeakMB() (float64, bool) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				if kb, err := strconv.ParseFloat(f[0], 64); err == nil {
+					return kb / 1024, true
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -68,5 +68,6 @@ func lspSessions(m *lsp.Manager) []wire.LSPSession {
 func (d *Daemon) handleDoctor(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
 	defer cancel()
+	d.reg.checkServers(true)
 	writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(), "languages": Doctor(ctx, d.reg.lspm)})
 }

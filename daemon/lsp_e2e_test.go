@@ -298,3 +298,105 @@ func TestProjectChangeRefinesAll(t *testing.T) {
 		t.Errorf("no lsp caller after the refinement: %s", r.stdout)
 	}
 }
+
+// TestDaemonFindsServersInstalledLater follows the README's order of
+// steps: a daemon started before the servers are installed (`just run`,
+// then `just test`). Without gopls the refinement says "gopls not found"
+// and is stored as incomplete; a running daemon finds a server installed
+// meanwhile as soon as someone asks for the status, and a restart with
+// gopls installed asks it instead of restoring a refinement made without
+// it.
+func TestDaemonFindsServersInstalledLater(t *testing.T) {
+	gopls := filepath.Join(lspPath(t, "gopls"), "gopls")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := t.TempDir() // empty: nothing installed yet
+	// PATH without any language server (gopls itself needs go).
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+servers, "PATH="+filepath.Dir(goBin)+":/usr/bin:/bin")
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), tempDir(t))
+	start := func(args ...string) {
+		t.Helper()
+		if r := e.run(bins.ccd, nil, append(args, root)...); r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+	stop := func() {
+		t.Helper()
+		e.run(bins.ccd, nil, "stop")
+		waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
+	}
+	link := filepath.Join(servers, "gopls")
+	install := func() {
+		t.Helper()
+		if err := os.Symlink(gopls, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lspCaller := func() bool {
+		r := e.run(bins.ccd, nil, "impact", "--root", root, "Email.Notify", "--json")
+		return strings.Contains(r.stdout, `"app/app.go::App.Alert"`) && strings.Contains(r.stdout, `"lsp"`)
+	}
+	var w wire.WorkspaceInfo
+	withoutGopls := func(what string) {
+		t.Helper()
+		waitFor(t, what, time.Minute, func() bool { w = e.workspace(t); return w.LSP == "done" })
+		if w.LSPMissing["go"] != "gopls" || len(w.LSPServers) != 0 || w.LSPAdded != 0 {
+			t.Fatalf("%s: missing %v, servers %v, %d added", what, w.LSPMissing, w.LSPServers, w.LSPAdded)
+		}
+	}
+	withGopls := func(what string) {
+		t.Helper()
+		waitFor(t, what, 3*time.Minute, func() bool {
+			w = e.workspace(t)
+			return w.LSP == "done" && w.LSPServers["go"] == "gopls"
+		})
+		if w.LSPAdded == 0 || len(w.LSPMissing) != 0 || !lspCaller() {
+			t.Errorf("%s: %+v, lsp caller %v", what, w, lspCaller())
+		}
+	}
+
+	start("init")
+	withoutGopls("refinement without gopls")
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "language servers: gopls not found") {
+		t.Errorf("status does not say gopls is missing:\n%s", r.stdout)
+	}
+	// Installed while the daemon runs: `ccd status` looks again at once.
+	install()
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "language servers: starting") &&
+		!strings.Contains(r.stdout, "language servers: refining") && !strings.Contains(r.stdout, "language servers: gopls: ") {
+		t.Errorf("status right after the install does not show the refinement starting:\n%s", r.stdout)
+	}
+	withGopls("refinement with gopls installed while running")
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "language servers: gopls: ") {
+		t.Errorf("status does not name gopls:\n%s", r.stdout)
+	}
+
+	// A refinement made without gopls in a daemon that has never seen it
+	// (reindex after a restart) is stored as incomplete ...
+	os.Remove(link)
+	stop()
+	start("reindex")
+	withoutGopls("reindex without gopls")
+	// ... so a restart with gopls installed asks it rather than restoring.
+	stop()
+	install()
+	start("init")
+	withGopls("refinement with gopls after a restart")
+	log, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+	if !strings.Contains(string(log), "missed a server that is installed now") {
+		t.Errorf("the log does not say why the stored refinement was not used:\n%s", log)
+	}
+	// Complete now: a restart restores it, with no server started.
+	stop()
+	start("init")
+	waitFor(t, "refinement restored", 30*time.Second, func() bool { w = e.workspace(t); return w.LSP == "done" })
+	var st wire.Status
+	if err := e.client().Do(context.Background(), http.MethodGet, "/v1/status", nil, &st); err != nil {
+		t.Fatal(err)
+	}
+	if w.LSPServers["go"] != "gopls" || !lspCaller() || len(st.LSP) != 0 {
+		t.Errorf("complete refinement not restored: %+v, %d sessions", w, len(st.LSP))
+	}
+}

@@ -196,9 +196,15 @@ func (r *registry) refine(ws *workspace) {
 	restored := false
 	if !ws.freshLSP.Swap(false) {
 		ref, changed = r.loadRefinement(ws, res)
-		if len(changed) > lspRerunMaxFiles {
+		switch {
+		case len(changed) > lspRerunMaxFiles:
 			// A checkout while the daemon was down: asking about that many
 			// files one by one costs more than a full refinement.
+			ref, changed = nil, nil
+		case ref != nil && r.nowAvailable(ref):
+			// Made without a server that is installed now.
+			r.log.Info("stored lsp refinement missed a server that is installed now: asking again", "root", ws.root,
+				"missing", missingNames(ref.Stats.Missing))
 			ref, changed = nil, nil
 		}
 		restored = ref != nil
@@ -276,8 +282,10 @@ type savedRefinement struct {
 }
 
 // refinementFormat changes when savedRefinement or the meaning of its
-// fields does; another format is ignored.
-const refinementFormat = 2
+// fields does; another format is ignored. Format 3 records the servers a
+// refinement missed (Stats.Missing): format 2 stored a refinement made
+// with no server at all like a complete one.
+const refinementFormat = 3
 
 // saveRefinement stores ws's refinement when it is complete (done, no
 // edited file waiting to be asked about again) and not stored yet. Every
@@ -368,38 +376,138 @@ func (r *registry) stopLSP(ws *workspace) {
 	}
 }
 
-// lspInfo summarises ws's refinement for answers and cards.
-func (ws *workspace) lspInfo() (state string, added, upgraded, done, total int, servers map[string]string) {
+// lspSummary is ws's refinement as answers and cards show it.
+type lspSummary struct {
+	state              string
+	added, upgraded    int
+	done, total        int
+	spliced, reapplied int
+	// servers maps each language asked about to the server that answered;
+	// missing maps each language that had call sites to ask about, but no
+	// installed server, to the server it needs.
+	servers, missing map[string]string
+}
+
+// lspInfo summarises ws's refinement.
+func (ws *workspace) lspInfo() lspSummary {
 	s := &ws.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var st lsp.Stats
+	out := lspSummary{state: s.state, done: s.done, total: s.total, spliced: s.spliced, reapplied: s.reapplied}
 	if s.ref != nil {
-		st = s.ref.Stats
+		st := s.ref.Stats
+		out.added, out.upgraded, out.missing, out.servers = st.Added, st.Upgraded, st.Missing, st.Used
 	}
-	return s.state, st.Added, st.Upgraded, s.done, s.total, st.Servers
+	return out
+}
+
+// missingNames lists the servers of a missing map, sorted ("gopls, pyright").
+func missingNames(missing map[string]string) string {
+	names := make([]string, 0, len(missing))
+	for _, n := range missing {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // lspLine is the one-line language-server summary of the orientation card.
 func (ws *workspace) lspLine() string {
-	state, added, upgraded, done, total, servers := ws.lspInfo()
-	switch state {
+	l := ws.lspInfo()
+	switch l.state {
 	case "", LSPOff:
 		return ""
 	case LSPRefining:
-		if total > 0 {
-			return fmt.Sprintf("Language servers: refining call edges (%d/%d call sites asked).", done, total)
+		if l.total > 0 {
+			return fmt.Sprintf("Language servers: refining call edges (%d/%d call sites asked).", l.done, l.total)
 		}
 		return "Language servers: starting."
 	case LSPFailed:
 		return "Language servers: refinement failed (see ccd doctor); the tree-sitter graph is in use."
 	}
+	missing := ""
+	if len(l.missing) > 0 {
+		missing = fmt.Sprintf(" %s not found: calls only a language server resolves (through interfaces, values) may be missing.", missingNames(l.missing))
+	}
+	if len(l.servers) == 0 {
+		return strings.TrimSpace("Language servers:" + missing)
+	}
 	var used []string
-	for lang, srv := range servers {
+	for lang, srv := range l.servers {
 		used = append(used, lang+": "+srv)
 	}
 	sort.Strings(used)
-	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).", added, upgraded, strings.Join(used, "; "))
+	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).%s", l.added, l.upgraded, strings.Join(used, "; "), missing)
+}
+
+// lspRescanEvery is how often the daemon looks again for the servers a
+// workspace's refinement missed.
+var lspRescanEvery = 30 * time.Second
+
+// watchServers looks for missing language servers every lspRescanEvery
+// until stop is closed, and refines again the workspaces one appeared for.
+func (r *registry) watchServers(stop <-chan struct{}) {
+	t := time.NewTicker(lspRescanEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			r.checkServers(false)
+		}
+	}
+}
+
+// checkServers starts a full refinement of every workspace whose
+// refinement is done but missed a server that is installed now. With
+// rescan, "not found" answers cached by the manager are dropped first
+// (doctor, status: a person who just installed one asks at once).
+func (r *registry) checkServers(rescan bool) {
+	if r.lspm == nil {
+		return
+	}
+	if rescan {
+		r.lspm.Rescan()
+	}
+	for _, ws := range r.list() {
+		s := &ws.lsp
+		s.mu.Lock()
+		var missing map[string]string
+		if s.state == LSPDone && s.ref != nil && !s.stopped && s.full == nil {
+			missing = s.ref.Stats.Missing
+		}
+		s.mu.Unlock()
+		for lang := range missing {
+			if r.lspm.Available(lang) {
+				r.log.Info("language server installed, refining again", "root", ws.root, "language", lang)
+				ws.freshLSP.Store(true)
+				r.markRefining(ws)
+				go r.refine(ws)
+				break
+			}
+		}
+	}
+}
+
+// markRefining shows ws as refining before the run starts, so that the
+// answer that found the server already says so.
+func (r *registry) markRefining(ws *workspace) {
+	s := &ws.lsp
+	s.mu.Lock()
+	s.state, s.done, s.total = LSPRefining, 0, 0
+	s.mu.Unlock()
+}
+
+// nowAvailable reports whether a server a refinement missed is installed
+// now.
+func (r *registry) nowAvailable(ref *lsp.Refinement) bool {
+	for lang := range ref.Stats.Missing {
+		if r.lspm.Available(lang) {
+			return true
+		}
+	}
+	return false
 }
 
 // serverFile is the format of the user's language-server table.

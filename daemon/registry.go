@@ -103,12 +103,17 @@ type registry struct {
 	mu sync.Mutex
 	ws map[string]*workspace
 	wg sync.WaitGroup
+	// stopServers ends watchServers.
+	stopServers chan struct{}
 }
 
 func newRegistry(cfg config.Config, log *slog.Logger) *registry {
-	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}, gc: newIdleGC()}
+	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace{}, gc: newIdleGC(), stopServers: make(chan struct{})}
 	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) },
 		func(err error) { log.Warn("lsp", "err", err) })
+	if r.lspm != nil {
+		go r.watchServers(r.stopServers)
+	}
 	return r
 }
 
@@ -167,6 +172,12 @@ func checkRoot(root string, force bool) (string, error) {
 // already registered is returned as is, unless its last run failed (an
 // empty clone that has files now), which starts a new run.
 func (r *registry) add(root string, force bool) (*workspace, error) {
+	return r.addWith(root, force, false)
+}
+
+// addWith is add; with freshLSP a new workspace asks the language servers
+// rather than restoring a stored refinement.
+func (r *registry) addWith(root string, force, freshLSP bool) (*workspace, error) {
 	abs, err := checkRoot(root, force)
 	if err != nil {
 		return nil, err
@@ -183,6 +194,7 @@ func (r *registry) add(root string, force bool) (*workspace, error) {
 		return w, nil
 	}
 	w := &workspace{root: abs}
+	w.freshLSP.Store(freshLSP)
 	r.ws[abs] = w
 	r.startIndex(w)
 	return w, nil
@@ -357,11 +369,12 @@ func (r *registry) persist(ws *workspace) {
 	}
 }
 
-// reindex starts a full index of a registered root.
+// reindex starts a full index of a registered root (and adds a root not
+// registered yet), asking the language servers again.
 func (r *registry) reindex(root string) (*workspace, error) {
 	w := r.find(root)
 	if w == nil {
-		return nil, errNotInitialised(root)
+		return r.addWith(root, false, true)
 	}
 	w.freshLSP.Store(true)
 	r.mu.Lock()
@@ -451,6 +464,11 @@ func (r *registry) busy() bool {
 // index runs cannot be interrupted, so this is best effort).
 func (r *registry) close() {
 	r.gc.stop()
+	select {
+	case <-r.stopServers:
+	default:
+		close(r.stopServers)
+	}
 	for _, w := range r.list() {
 		r.stopLSP(w)
 	}

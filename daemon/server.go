@@ -124,6 +124,8 @@ func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 		Socket: d.sock, StateDir: d.dir, Requests: d.requests.Load(), Workspaces: []wire.WorkspaceInfo{},
 		Hooks: map[string]wire.HookStats{}}
 	st.RSSBytes, st.LazyFreeBytes = memory()
+	// Someone asking may just have installed a server.
+	d.reg.checkServers(true)
 	st.LSP = lspSessions(d.reg.lspm)
 	for ev, s := range d.hooks.Stats() {
 		st.Hooks[ev] = wire.HookStats{Count: s.Count, Cards: s.Cards, P50MS: s.P50MS, P99MS: s.P99MS}
@@ -446,13 +448,12 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
 	}
-	state, added, upgraded, done, total, _ := ws.lspInfo()
-	in.LSP, in.LSPAdded, in.LSPUpgraded = state, added, upgraded
-	ws.lsp.mu.Lock()
-	in.LSPSpliced, in.LSPReapplied = ws.lsp.spliced, ws.lsp.reapplied
-	ws.lsp.mu.Unlock()
-	if state == LSPRefining && total > 0 {
-		in.LSPProgress = fmt.Sprintf("%d/%d", done, total)
+	l := ws.lspInfo()
+	in.LSP, in.LSPAdded, in.LSPUpgraded = l.state, l.added, l.upgraded
+	in.LSPSpliced, in.LSPReapplied = l.spliced, l.reapplied
+	in.LSPServers, in.LSPMissing = l.servers, l.missing
+	if l.state == LSPRefining && l.total > 0 {
+		in.LSPProgress = fmt.Sprintf("%d/%d", l.done, l.total)
 	}
 	if ws.res != nil {
 		g := ws.res.Graph

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,6 +25,12 @@ func (r *refiner) startSessions(ctx context.Context, cands []candidate) []candid
 		s, err := r.m.Session(lang, r.root)
 		if err != nil {
 			r.stats.Servers[lang] = err.Error()
+			if errors.Is(err, ErrNotFound) {
+				if r.stats.Missing == nil {
+					r.stats.Missing = map[string]string{}
+				}
+				r.stats.Missing[lang] = r.m.ServerNames(lang)
+			}
 			continue
 		}
 		wg.Add(1)
@@ -37,6 +44,10 @@ func (r *refiner) startSessions(ctx context.Context, cands []candidate) []candid
 				return
 			}
 			r.stats.Servers[lang] = s.spec.DisplayName()
+			if r.stats.Used == nil {
+				r.stats.Used = map[string]string{}
+			}
+			r.stats.Used[lang] = s.spec.DisplayName()
 			r.sessions[lang] = s
 		}(lang, s)
 	}

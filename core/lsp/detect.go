@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,17 +35,24 @@ func SearchPathFromEnv() []string {
 
 // DefaultSearchPath is where a Manager looks for servers before PATH when
 // Options.SearchPath is nil: the directories of $CCD_LSP_PATH, then the
-// .tools/bin that scripts/install-lsp.sh fills in the repository the
-// running executable was built into (bin/ccd → .tools/bin), if it exists.
+// .tools/bin that scripts/install-lsp.sh fills in the source checkout the
+// running executable was built into (bin/ccd → .tools/bin). That one is
+// listed even before it exists: a daemon started by `just run` finds the
+// servers `just test` installs afterwards.
 func DefaultSearchPath() []string {
 	dirs := SearchPathFromEnv()
 	if exe, err := os.Executable(); err == nil {
-		d := filepath.Join(filepath.Dir(filepath.Dir(exe)), ".tools", "bin")
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			dirs = append(dirs, d)
+		top := filepath.Dir(filepath.Dir(exe))
+		if isFile(filepath.Join(top, "scripts", "install-lsp.sh")) {
+			dirs = append(dirs, filepath.Join(top, ".tools", "bin"))
 		}
 	}
 	return dirs
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // LookPath finds a server executable: an absolute path is checked as is;
@@ -140,7 +148,13 @@ func resolveSpec(ctx context.Context, s ServerSpec, dirs []string) (path, versio
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", s.DisplayName(), err)
 	}
-	version = serverVersion(ctx, path, s.VersionArgs)
+	version, err = serverVersion(ctx, path, s.VersionArgs)
+	if err != nil {
+		// Found but broken: rustup's proxy for a component that is not
+		// installed, a wrapper whose target is gone.
+		return "", "", fmt.Errorf("%s at %s does not run (%s %s: %v%s): %w", s.DisplayName(), path,
+			filepath.Base(path), strings.Join(s.VersionArgs, " "), err, quoteOutput(version), ErrNotFound)
+	}
 	if s.VersionMatch != "" {
 		re, rerr := regexp.Compile(s.VersionMatch)
 		if rerr != nil {
@@ -155,25 +169,37 @@ func resolveSpec(ctx context.Context, s ServerSpec, dirs []string) (path, versio
 }
 
 // serverVersion runs path with args (or reads an npm package.json when
-// args is empty) and returns the first line of output, best effort.
-func serverVersion(ctx context.Context, path string, args []string) string {
+// args is empty) and returns the first line of output. A version command
+// that exits with an error (or is killed after 5 s) says the server does
+// not run; the first line is returned with the error.
+func serverVersion(ctx context.Context, path string, args []string) (string, error) {
 	if len(args) == 0 {
-		return npmVersion(path)
+		return npmVersion(path), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.WaitDelay = time.Second
-	out, _ := cmd.CombinedOutput()
+	out, err := cmd.CombinedOutput()
+	first := ""
 	for _, line := range strings.Split(string(out), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			if len(line) > 200 {
 				line = line[:200]
 			}
-			return line
+			first = line
+			break
 		}
 	}
-	return ""
+	return first, err
+}
+
+// quoteOutput is ": LINE" for a non-empty line of a server's output.
+func quoteOutput(line string) string {
+	if line == "" {
+		return ""
+	}
+	return ": " + strconv.Quote(line)
 }
 
 // npmVersion reads the version of the npm package an executable belongs

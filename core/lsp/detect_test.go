@@ -24,6 +24,8 @@ func TestDetect(t *testing.T) {
 	script(t, dir, "old-tsc", `echo "Version 5.9.3"`)
 	script(t, dir, "new-tsc", `echo "Version 7.0.2"`)
 	script(t, dir, "quiet-ls", `exit 0`)
+	// rustup's proxy for a component that is not installed
+	script(t, dir, "proxy-ls", `echo "error: Unknown binary 'proxy-ls' in official toolchain" >&2; exit 1`)
 	abs := script(t, t.TempDir(), "abs-ls", `echo "abs-ls 1.2"`)
 	ext := []string{".x"}
 	specs := []ServerSpec{
@@ -35,6 +37,7 @@ func TestDetect(t *testing.T) {
 		{Language: "none", Command: []string{"ccd-missing-a"}, Extensions: ext},
 		{Language: "none", Command: []string{"ccd-missing-b"}, Extensions: ext},
 		{Language: "bad", Command: nil, Extensions: ext},
+		{Language: "proxy", Command: []string{"proxy-ls"}, VersionArgs: []string{"--version"}, Extensions: ext},
 	}
 	got := Detect(context.Background(), specs, []string{dir})
 	want := []struct {
@@ -47,6 +50,7 @@ func TestDetect(t *testing.T) {
 		{"abs", "abs-ls", "abs-ls 1.2", true, ""},
 		{"none", "ccd-missing-a", "", false, "ccd-missing-b not found"},
 		{"bad", "bad", "", false, "Command is empty"},
+		{"proxy", "proxy-ls", "", false, `does not run (proxy-ls --version: exit status 1: "error: Unknown binary`},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("Detect returned %d languages, want %d: %+v", len(got), len(want), got)

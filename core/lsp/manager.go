@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -195,6 +196,43 @@ func (m *Manager) resolve(lang string) (resolution, error) {
 	m.resolved[lang] = r
 	m.mu.Unlock()
 	return r, r.err
+}
+
+// ServerNames names the server candidates of a language ("tsc or
+// typescript-language-server"), or the language itself when none is
+// configured.
+func (m *Manager) ServerNames(lang string) string {
+	var names []string
+	for _, s := range m.opt.Servers {
+		if s.Language == lang {
+			names = append(names, s.DisplayName())
+		}
+	}
+	if len(names) == 0 {
+		return lang
+	}
+	return strings.Join(names, " or ")
+}
+
+// Available reports whether a server for the language is installed now.
+// A "not found" answer is cached for a while (missingTTL); Rescan drops
+// it.
+func (m *Manager) Available(lang string) bool {
+	_, err := m.resolve(lang)
+	return err == nil
+}
+
+// Rescan forgets the languages found to have no server, so the next
+// Session, Available or Detect looks for them again at once (after an
+// install).
+func (m *Manager) Rescan() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for lang, r := range m.resolved {
+		if r.err != nil {
+			delete(m.resolved, lang)
+		}
+	}
 }
 
 func joinProblems(ps []string) string {

@@ -98,6 +98,12 @@ type Stats struct {
 	// Servers maps each language met to the server used, or to why none
 	// was ("not found", "failed to start ...").
 	Servers map[string]string `json:"servers"`
+	// Missing maps each language that had call sites to ask about but no
+	// installed server to the server(s) it would use ("gopls"): the
+	// refinement is incomplete until one is installed.
+	Missing map[string]string `json:"missing,omitempty"`
+	// Used maps each language whose server started to that server.
+	Used map[string]string `json:"used,omitempty"`
 	// Errors holds the first few request errors.
 	Errors []string `json:"errors,omitempty"`
 }

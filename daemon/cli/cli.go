@@ -44,6 +44,7 @@ func init() {
 		{"daemon", "[--detach]", "run the resident daemon (foreground, or --detach to start it in the background)", runDaemon},
 		{"status", "[--json]", "show the daemon and its workspaces", runStatus},
 		{"init", "[DIR] [--force] [--no-wait]", "index DIR in the daemon (starting it if needed) and show progress", runInit},
+		{"reindex", "[DIR] [--no-wait]", "index DIR again from scratch in the daemon and ask the language servers again", runReindex},
 		{"stop", "", "stop the daemon", runStop},
 		{"query", "[--root DIR] PATTERN... | --symbol S | --section S | --dsl EXPR [--kind reference] [--glob G] [--limit N] [--json]", "ranked handles (id, place, tokens, preview) from the retrieval index", runQuery},
 		{"pack", "[--root DIR] PATTERN... [--max-handles N] [--max-per-file N] [--json]", "an evidence pack: ranked handles and guidance on what to expand", runPack},

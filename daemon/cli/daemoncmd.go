@@ -181,18 +181,53 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 		fmt.Fprintf(w, "    %d files (%s), %d nodes, %d edges; indexed %s in %.0f ms\n",
 			in.Files, strings.Join(langs, ", "), in.Nodes, in.Edges, in.IndexedAt, in.IndexMS)
 	}
+	if line := lspStatusLine(in); line != "" {
+		fmt.Fprintf(w, "    language servers: %s\n", line)
+	}
+}
+
+// lspStatusLine says what the language servers did for a workspace.
+func lspStatusLine(in wire.WorkspaceInfo) string {
+	missing := ""
+	if len(in.LSPMissing) > 0 {
+		names := make([]string, 0, len(in.LSPMissing))
+		for _, n := range in.LSPMissing {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		missing = strings.Join(names, ", ") + " not found (bash scripts/install-lsp.sh installs gopls, pyright and TypeScript; `ccd doctor` says where ccd looks; the daemon looks again every 30 s)"
+	}
 	switch in.LSP {
 	case "refining":
-		fmt.Fprintf(w, "    language servers: refining call edges (%s call sites)\n", in.LSPProgress)
-	case "done":
-		fmt.Fprintf(w, "    language servers: %d call edges added, %d confirmed", in.LSPAdded, in.LSPUpgraded)
-		if in.LSPSpliced+in.LSPReapplied > 0 {
-			fmt.Fprintf(w, "; kept up with %d updates by splicing, %d by re-applying", in.LSPSpliced, in.LSPReapplied)
+		if in.LSPProgress == "" {
+			return "starting"
 		}
-		fmt.Fprintln(w)
+		return "refining call edges (" + in.LSPProgress + " call sites asked)"
 	case "failed":
-		fmt.Fprintf(w, "    language servers: refinement failed (ccd doctor says why)\n")
+		return "refinement failed (ccd doctor says why)"
+	case "done":
+	default:
+		return ""
 	}
+	if len(in.LSPServers) == 0 {
+		if missing != "" {
+			return missing + "; the call graph is tree-sitter's alone"
+		}
+		return "no call site needed asking"
+	}
+	used := make([]string, 0, len(in.LSPServers))
+	for _, srv := range in.LSPServers {
+		used = append(used, srv)
+	}
+	sort.Strings(used)
+	line := fmt.Sprintf("%s: %d call edges added, %d confirmed", strings.Join(used, ", "), in.LSPAdded, in.LSPUpgraded)
+	if in.LSPSpliced+in.LSPReapplied > 0 {
+		line += fmt.Sprintf("; kept up with %d updates by splicing, %d by re-applying", in.LSPSpliced, in.LSPReapplied)
+	}
+	if missing != "" {
+		line += "; " + missing
+	}
+	return line
 }
 
 func runInit(c *ctx, args []string) error {
@@ -203,6 +238,25 @@ func runInit(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
+	return indexInDaemon(c, pos, "/v1/workspaces", *force, *noWait)
+}
+
+// runReindex indexes a workspace again from scratch in the daemon, and
+// asks the language servers again rather than reusing what they said.
+func runReindex(c *ctx, args []string) error {
+	fs := flag.NewFlagSet("reindex", flag.ContinueOnError)
+	noWait := fs.Bool("no-wait", false, "return at once; indexing goes on in the daemon")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	return indexInDaemon(c, pos, "/v1/workspaces/reindex", false, *noWait)
+}
+
+// indexInDaemon posts a root (pos: at most one directory, default ".")
+// to the daemon's add or reindex endpoint, starting the daemon if needed,
+// and follows the index until the workspace is ready and watched.
+func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) error {
 	root := "."
 	if len(pos) > 1 {
 		return usageError{"at most one directory"}
@@ -220,10 +274,10 @@ func runInit(c *ctx, args []string) error {
 		return err
 	}
 	var in wire.WorkspaceInfo
-	if err := cl.Do(context.Background(), http.MethodPost, "/v1/workspaces", wire.AddWorkspace{Root: abs, Force: *force}, &in); err != nil {
+	if err := cl.Do(context.Background(), http.MethodPost, endpoint, wire.AddWorkspace{Root: abs, Force: force}, &in); err != nil {
 		return err
 	}
-	if *noWait {
+	if noWait {
 		writeWorkspace(c.stdout, in)
 		return nil
 	}

@@ -82,6 +82,11 @@ type WorkspaceInfo struct {
 	LSPAdded    int    `json:"lsp_added,omitempty"`
 	LSPUpgraded int    `json:"lsp_upgraded,omitempty"`
 	LSPProgress string `json:"lsp_progress,omitempty"` // "asked/total" while refining
+	// LSPServers maps each language asked about to its server; LSPMissing
+	// each language whose server is not installed to the server it needs
+	// ("go": "gopls"): the daemon looks for those again every 30 s.
+	LSPServers map[string]string `json:"lsp_servers,omitempty"`
+	LSPMissing map[string]string `json:"lsp_missing,omitempty"`
 	// LSPSpliced and LSPReapplied count how the refined graph followed
 	// updates: by splicing in the changed files, or by applying the whole
 	// refinement again (after a full resolve).

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -76,19 +77,76 @@ func (w *workspace) mirrorAll() {
 }
 
 // saveArtifact renders a view as PNG into .codecanvas/ in the background
-// of an answer (init, impact); failures are logged, never returned.
-func (r *registry) saveArtifact(ws *workspace, g *graph.Graph, view string, node, depth int) {
+// of an answer (init, impact) and returns the file's name ("" when it
+// failed); failures are logged, never returned.
+func (r *registry) saveArtifact(ws *workspace, g *graph.Graph, view string, node, depth int) string {
 	pic, file, err := picture(ws, g, view, node, depth, render.Options{})
 	if err == nil {
 		var data []byte
 		if data, err = pic.PNG(); err == nil {
 			if err = writeArtifact(ws.root, file, data); err == nil {
 				ws.mirror(file, data)
+				if view == "impact" {
+					ws.pruneImpacts()
+				}
 			}
 		}
 	}
 	if err != nil {
 		r.log.Warn("artifact", "root", ws.root, "view", view, "err", err)
+		return ""
+	}
+	return file
+}
+
+// keepImpacts is how many impact pictures .codecanvas/ keeps besides the
+// ones the board shows.
+const keepImpacts = 8
+
+// pruneImpacts removes all but the newest impact pictures of ws, keeping
+// those the board view shows as thumbnails.
+func (ws *workspace) pruneImpacts() {
+	keep := map[string]bool{}
+	if b, err := ws.loadBoard(); err == nil {
+		evs := b.Snapshot().Evidence
+		for _, e := range evs[max(0, len(evs)-render.BoardEvidenceShown):] {
+			if e.Image != "" {
+				keep[e.Image] = true
+			}
+		}
+	}
+	PruneImpacts(filepath.Join(ws.root, store.Dir), keepImpacts, keep)
+}
+
+// PruneImpacts removes the impact pictures (impact_*.png) of an artifact
+// directory but the newest n and those in keep.
+func PruneImpacts(dir string, n int, keep map[string]bool) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type pic struct {
+		name string
+		mod  int64
+	}
+	var pics []pic
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasPrefix(name, "impact_") || !strings.HasSuffix(name, ".png") || keep[name] {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			pics = append(pics, pic{name, info.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(pics, func(i, j int) bool {
+		if pics[i].mod != pics[j].mod {
+			return pics[i].mod > pics[j].mod
+		}
+		return pics[i].name < pics[j].name
+	})
+	for i := n; i < len(pics); i++ {
+		os.Remove(filepath.Join(dir, pics[i].name))
 	}
 }
 
@@ -164,6 +222,9 @@ func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
 			d.log.Warn("artifact", "root", ws.root, "file", file, "err", err)
 		} else {
 			ws.mirror(file, data)
+			if view == "impact" {
+				ws.pruneImpacts()
+			}
 		}
 	}
 	w.Header().Set("Content-Type", "image/png")

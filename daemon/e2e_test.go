@@ -971,3 +971,58 @@ func TestEditBeforeWatchesIsSeen(t *testing.T) {
 	})
 	waitFor(t, "fresh", 30*time.Second, func() bool { return e.workspace(t).Fresh })
 }
+
+// TestCLIImpactOnTheBoard: an impact asked for on the command line is
+// evidence and the board's focus, as an agent's through the MCP tool is,
+// so `ccd render board` right after it is not empty; and .codecanvas/
+// keeps only the newest impact pictures (and the ones the board shows).
+func TestCLIImpactOnTheBoard(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	if r := e.run(bins.ccd, nil, "impact", "--root", dir, "Cart.add"); r.code != 0 {
+		t.Fatalf("impact: %+v", r)
+	}
+	var state struct {
+		Focus struct{ Label, Node string } `json:"focus"`
+		Evidence []struct {
+			ID, Symbol, Image string
+		} `json:"evidence"`
+	}
+	statePath := filepath.Join(dir, ".codecanvas", "state.json")
+	waitFor(t, "the impact on the board", 30*time.Second, func() bool {
+		b, err := os.ReadFile(statePath)
+		return err == nil && json.Unmarshal(b, &state) == nil && len(state.Evidence) == 1 && state.Evidence[0].Image != ""
+	})
+	if state.Focus.Label != "Cart.add" || state.Focus.Node != "shop/models.py::Cart.add" || state.Evidence[0].Symbol != "Cart.add" {
+		t.Errorf("board after a CLI impact: %+v", state)
+	}
+	syms := []string{"Base.describe", "Base.label", "Item.label", "Cart.amounts", "discount", "total", "render", "rebuild", "money", "retry", "main", "test_total"}
+	for _, s := range syms {
+		if r := e.run(bins.ccd, nil, "impact", "--root", dir, s); r.code != 0 {
+			t.Fatalf("impact %s: %+v", s, r)
+		}
+	}
+	waitFor(t, "every impact on the board", 30*time.Second, func() bool {
+		b, err := os.ReadFile(statePath)
+		return err == nil && json.Unmarshal(b, &state) == nil && len(state.Evidence) == 1+len(syms) &&
+			state.Evidence[len(state.Evidence)-1].Image != ""
+	})
+	if state.Focus.Label != "test_total" {
+		t.Errorf("focus after the last impact: %+v", state.Focus)
+	}
+	pics, _ := filepath.Glob(filepath.Join(dir, ".codecanvas", "impact_*.png"))
+	if len(pics) > 8+6 || len(pics) < 6 {
+		t.Errorf("%d impact pictures kept after %d impacts, want the newest 8 and the 6 the board shows", len(pics), 1+len(syms))
+	}
+	for _, ev := range state.Evidence[len(state.Evidence)-6:] {
+		if _, err := os.Stat(filepath.Join(dir, ".codecanvas", ev.Image)); err != nil {
+			t.Errorf("the board shows %s, which is gone: %v", ev.Image, err)
+		}
+	}
+	if r := e.run(bins.ccd, nil, "render", "board", "--root", dir); r.code != 0 {
+		t.Errorf("render board: %+v", r)
+	}
+}

@@ -249,6 +249,9 @@ func (h mcpHost) Picture(ctx context.Context, root string, req mcp.PictureReques
 				b.SetImage(req.Evidence, file)
 			}
 		}
+		if req.Kind == mcp.PictureImpact {
+			w.pruneImpacts()
+		}
 	}
 	return data, nil
 }

@@ -328,10 +328,34 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 		fail(w, report.NotFound(g, sym))
 		return
 	}
-	rep := report.NewImpact(g, g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf}), cands[1:])
+	im := g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf})
+	rep := report.NewImpact(g, im, cands[1:])
 	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
+	evidence := ""
+	if q.Get("record") == "1" {
+		// A person's impact (the CLI) is evidence and focus on the board,
+		// as the MCP tool's is.
+		if b, err := ws.loadBoard(); err == nil {
+			ev, _, _ := b.AddImpact(report.BoardImpact(g, im, rep, in.Generation))
+			evidence = ev.ID
+		}
+	}
 	// The impact view lands in .codecanvas/impact_<symbol>.png.
-	go d.reg.saveArtifact(ws, g, "impact", cands[0], depth)
+	go func() {
+		file := d.reg.saveArtifact(ws, g, "impact", cands[0], depth)
+		if evidence == "" {
+			return
+		}
+		if b, err := ws.loadBoard(); err == nil {
+			if file != "" {
+				b.SetImage(evidence, file)
+			}
+			if err := ws.saveBoard(b); err != nil {
+				d.log.Warn("board", "root", ws.root, "err", err)
+			}
+			d.reg.saveArtifact(ws, g, "board", -1, 0)
+		}
+	}()
 }
 
 func (d *Daemon) handleSymbols(w http.ResponseWriter, r *http.Request) {

@@ -28,9 +28,16 @@ func (d *discovery) project(cfg config.Config) *resolve.Project {
 		}
 		return b
 	}
+	rootMod := false
 	for _, rel := range d.projFiles["go.mod"] {
 		if m := goModulePath(read(rel)); m != "" {
 			p.GoModules = append(p.GoModules, resolve.GoModule{Dir: path.Dir(rel), Path: m})
+			rootMod = rootMod || path.Dir(rel) == "."
+		}
+	}
+	if !rootMod {
+		if m := gopathImportPath(d.root); m != "" && d.hasLang("go") {
+			p.GoModules = append(p.GoModules, resolve.GoModule{Dir: ".", Path: m})
 		}
 	}
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
@@ -68,6 +75,30 @@ func (d *discovery) project(cfg config.Config) *resolve.Project {
 	}
 	sort.Strings(p.IncludeDirs[len(cfg.IncludeDirs):])
 	return p
+}
+
+// gopathImportPath is the import path of a Go tree laid out as GOPATH and
+// GOROOT are, without a go.mod at its root: the part of root after its
+// last "src" element ($GOROOT/src/net/http is "net/http",
+// ~/go/src/github.com/u/p is "github.com/u/p"); "" for other paths.
+func gopathImportPath(root string) string {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(root)), "/")
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == "src" {
+			return strings.Join(parts[i+1:], "/")
+		}
+	}
+	return ""
+}
+
+// hasLang reports whether discovery found files of a language.
+func (d *discovery) hasLang(lang string) bool {
+	for _, c := range d.files {
+		if c.lang == lang {
+			return true
+		}
+	}
+	return false
 }
 
 func goModulePath(b []byte) string {

@@ -2,9 +2,11 @@ package index
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/resolve"
 )
 
@@ -321,4 +323,56 @@ func TestProjectDigest(t *testing.T) {
 	if (&Result{}).ProjectDigest() == a.ProjectDigest() {
 		t.Error("no project facts, same digest as some")
 	}
+}
+
+func TestGopathImportPath(t *testing.T) {
+	for _, c := range []struct{ root, want string }{
+		{"/usr/local/go/src/net/http", "net/http"},
+		{"/home/u/go/src/github.com/u/p", "github.com/u/p"},
+		{"/home/u/src/work/go/src/example.com/x", "example.com/x"}, // the last src
+		{"/home/u/go/src", ""},                                     // GOPATH/src itself: no package
+		{"/home/u/project", ""},
+		{"/", ""},
+	} {
+		if got := gopathImportPath(c.root); got != c.want {
+			t.Errorf("gopathImportPath(%q) = %q, want %q", c.root, got, c.want)
+		}
+	}
+}
+
+// TestGopathLayout: a Go tree without a go.mod, laid out as GOROOT and
+// GOPATH are (a copy of $GOROOT/src/net/http), imports its own packages
+// by their path under src/; a tree with a go.mod at its root keeps it.
+func TestGopathLayout(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "src", "net", "http")
+	writeTree(t, root, map[string]string{
+		"server.go":           "package http\n\nimport \"net/http/internal/ascii\"\n\nfunc Serve() { ascii.Lower() }\n",
+		"internal/ascii/a.go": "package ascii\n\nfunc Lower() {}\n",
+	})
+	res := build(t, root, testConfig())
+	if want := []resolve.GoModule{{Dir: ".", Path: "net/http"}}; !reflect.DeepEqual(res.Project.GoModules, want) {
+		t.Errorf("GoModules = %+v, want %+v", res.Project.GoModules, want)
+	}
+	if !hasCall(res.Graph, "server.go::Serve", "internal/ascii/a.go::Lower") {
+		t.Errorf("Serve → ascii.Lower not resolved through the GOPATH layout")
+	}
+	writeTree(t, root, map[string]string{"go.mod": "module example.com/own\n"})
+	res = build(t, root, testConfig())
+	if want := []resolve.GoModule{{Dir: ".", Path: "example.com/own"}}; !reflect.DeepEqual(res.Project.GoModules, want) {
+		t.Errorf("with a go.mod: GoModules = %+v, want %+v", res.Project.GoModules, want)
+	}
+}
+
+func hasCall(g *graph.Graph, from, to string) bool {
+	f, ok1 := g.Index(from)
+	t, ok2 := g.Index(to)
+	if !ok1 || !ok2 {
+		return false
+	}
+	for _, ei := range g.Out(f) {
+		if e := g.Edge(ei); e.Type == graph.Call && e.To == t {
+			return true
+		}
+	}
+	return false
 }

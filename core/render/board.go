@@ -33,13 +33,16 @@ type BoardEvidence struct {
 }
 
 // Board geometry.
+// BoardEvidenceShown is how many evidence cards (the latest) the board
+// view draws; earlier ones are counted.
+const BoardEvidenceShown = 6
+
 const (
-	boardSideW   = 372.0
-	boardMidW    = 420.0
-	boardGutter  = 60.0
-	boardItems   = 10 // claims or decisions shown per column
-	boardEvShown = 6
-	thumbH       = 190.0
+	boardSideW  = 372.0
+	boardMidW   = 420.0
+	boardGutter = 60.0
+	boardItems  = 10 // claims or decisions shown per column
+	thumbH      = 190.0
 )
 
 // Board draws the evidence board: a header with the focus and progress,
@@ -260,8 +263,8 @@ func (d *boardDraw) evidence(x, y float64) float64 {
 		sc.text(x+16, y+43, "impact draws a symbol's blast radius.", 12, italic, colMuted, start)
 		return b.bottom()
 	}
-	if len(evs) > boardEvShown {
-		hidden := len(evs) - boardEvShown
+	if len(evs) > BoardEvidenceShown {
+		hidden := len(evs) - BoardEvidenceShown
 		evs = evs[hidden:]
 		sc.text(x+4, y+12, fmt.Sprintf("+%d earlier evidence", hidden), 12, italic, colMuted, start)
 		y += 24

@@ -117,28 +117,52 @@ func loc(path string, line int) string {
 	return fmt.Sprintf("%s:%d", path, line)
 }
 
+// siteLoc lists a caller's call sites: "a.go:12,40" for one file,
+// "a.go:12; b.go:7,9" for several, at most maxSites lines with an honest
+// "+N more" after them.
 func siteLoc(nb Neighbor) string {
-	out := nb.SitePath
-	if len(nb.Sites) > 0 {
-		ls := make([]string, len(nb.Sites))
-		for i, l := range nb.Sites {
-			ls[i] = fmt.Sprint(l)
-		}
-		if len(ls) > 4 {
-			ls = append(ls[:4], "…")
-		}
-		out += ":" + strings.Join(ls, ",")
+	files := nb.AllSites
+	if len(files) == 0 {
+		files = []Site{{Path: nb.SitePath, Lines: nb.Sites}}
 	}
-	if n := len(nb.AllSites); n > 1 {
-		out += fmt.Sprintf(" (+%d files)", n-1)
+	var parts []string
+	shown, total := 0, 0
+	for _, f := range files {
+		total += len(f.Lines)
+	}
+	for _, f := range files {
+		if shown >= maxSites {
+			break
+		}
+		part := f.Path
+		var ls []string
+		for _, l := range f.Lines {
+			if shown == maxSites {
+				break
+			}
+			ls = append(ls, fmt.Sprint(l))
+			shown++
+		}
+		if len(ls) > 0 {
+			part += ":" + strings.Join(ls, ",")
+		}
+		parts = append(parts, part)
+	}
+	out := strings.Join(parts, "; ")
+	if total > shown {
+		out += fmt.Sprintf(" +%d more", total-shown)
 	}
 	return out
 }
 
+// maxSites is how many call-site lines a caller's entry lists.
+const maxSites = 8
+
 // ListLimit is how many entries each text section shows.
 const ListLimit = 20
 
-// WriteText renders the report for people.
+// WriteText renders the report for people: each section says what its
+// lines are, and its columns have headers.
 func (r *Impact) WriteText(w io.Writer) {
 	t := r.Target
 	name := t.Qual
@@ -152,38 +176,54 @@ func (r *Impact) WriteText(w io.Writer) {
 	if len(r.OtherMatches) > 0 {
 		fmt.Fprintf(w, "  (%d other matches, e.g. %s)\n", len(r.OtherMatches), r.OtherMatches[0])
 	}
-	section := func(title string, nbs []Neighbor, callees bool) {
-		fmt.Fprintf(w, "\n%s (%d):\n", title, len(nbs))
-		for i, nb := range nbs {
-			if i == ListLimit {
-				fmt.Fprintf(w, "  … %d more\n", len(nbs)-ListLimit)
-				break
-			}
-			l := siteLoc(nb)
-			if callees {
-				l = loc(nb.Path, nb.Line)
-			}
-			fmt.Fprintf(w, "  %-40s %s  [%s]\n", nb.Label, l, nb.Confidence)
+	more := func(i, n int) bool {
+		if i == ListLimit {
+			fmt.Fprintf(w, "  … %d more\n", n-ListLimit)
+			return true
 		}
+		return false
 	}
-	section("Callers", r.Callers, false)
-	section("Callees", r.Callees, true)
+	fmt.Fprintf(w, "\nCallers (%d): who calls %s, at which lines\n", len(r.Callers), name)
+	if len(r.Callers) > 0 {
+		fmt.Fprintf(w, "  %-40s %-34s %s\n", "CALLER", "CALL SITES", "CONFIDENCE")
+	}
+	for i, nb := range r.Callers {
+		if more(i, len(r.Callers)) {
+			break
+		}
+		fmt.Fprintf(w, "  %-40s %-34s %s\n", nb.Label, siteLoc(nb), nb.Confidence)
+	}
+	fmt.Fprintf(w, "\nCallees (%d): what %s calls, where each is defined\n", len(r.Callees), name)
+	if len(r.Callees) > 0 {
+		fmt.Fprintf(w, "  %-40s %-34s %s\n", "CALLEE", "DEFINED AT", "CONFIDENCE")
+	}
+	for i, nb := range r.Callees {
+		if more(i, len(r.Callees)) {
+			break
+		}
+		fmt.Fprintf(w, "  %-40s %-34s %s\n", nb.Label, loc(nb.Path, nb.Line), nb.Confidence)
+	}
 	depth := fmt.Sprint(r.Depth)
 	if r.Depth == 0 {
 		depth = "unlimited"
 	}
-	fmt.Fprintf(w, "\nBlast radius (depth %s): %d symbols in %d files\n", depth, len(r.BlastRadius), len(r.Files))
+	fmt.Fprintf(w, "\nBlast radius (depth %s): %d symbols in %d files that reach %s through calls, nearest first\n",
+		depth, len(r.BlastRadius), len(r.Files), name)
+	if len(r.BlastRadius) > 0 {
+		fmt.Fprintf(w, "  %-5s %-34s %-34s %s\n", "HOPS", "SYMBOL", "DEFINED AT", "CONFIDENCE")
+	}
 	for i, h := range r.BlastRadius {
-		if i == ListLimit {
-			fmt.Fprintf(w, "  … %d more\n", len(r.BlastRadius)-ListLimit)
+		if more(i, len(r.BlastRadius)) {
 			break
 		}
-		fmt.Fprintf(w, "  %d  %-40s %s  [%s]\n", h.Depth, h.Label, loc(h.Path, h.Line), h.Confidence)
+		fmt.Fprintf(w, "  %-5d %-34s %-34s %s\n", h.Depth, h.Label, loc(h.Path, h.Line), h.Confidence)
 	}
-	fmt.Fprintf(w, "\nAffected tests (%d):\n", len(r.Tests))
+	fmt.Fprintf(w, "\nAffected tests (%d): tests in the blast radius\n", len(r.Tests))
+	if len(r.Tests) > 0 {
+		fmt.Fprintf(w, "  %-40s %s\n", "TEST", "DEFINED AT")
+	}
 	for i, t := range r.Tests {
-		if i == ListLimit {
-			fmt.Fprintf(w, "  … %d more\n", len(r.Tests)-ListLimit)
+		if more(i, len(r.Tests)) {
 			break
 		}
 		fmt.Fprintf(w, "  %-40s %s\n", t.Label, loc(t.Path, t.Line))

@@ -34,8 +34,32 @@ func TestImpactSitesInSeveralFiles(t *testing.T) {
 	}
 	var b bytes.Buffer
 	r.WriteText(&b)
-	if !strings.Contains(b.String(), "u_x.go:5 (+1 files)") {
-		t.Errorf("text does not mention the other file:\n%s", b.String())
+	if !strings.Contains(b.String(), "u_x.go:5; u_z.go:7 ") {
+		t.Errorf("text does not list both files' call sites:\n%s", b.String())
+	}
+}
+
+func TestSiteLoc(t *testing.T) {
+	lines := func(n int) []int {
+		var out []int
+		for i := range n {
+			out = append(out, 10+i)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		nb   Neighbor
+		want string
+	}{
+		{Neighbor{SitePath: "decode.go", Sites: []int{756, 760, 779}}, "decode.go:756,760,779"},
+		{Neighbor{SitePath: "a.go"}, "a.go"},
+		{Neighbor{SitePath: "a.go", Sites: lines(10)}, "a.go:10,11,12,13,14,15,16,17 +2 more"},
+		{Neighbor{SitePath: "a.go", Sites: []int{1}, AllSites: []Site{{"a.go", []int{1}}, {"b.go", []int{2, 3}}}}, "a.go:1; b.go:2,3"},
+		{Neighbor{SitePath: "a.go", AllSites: []Site{{"a.go", lines(8)}, {"b.go", []int{2, 3}}}}, "a.go:10,11,12,13,14,15,16,17 +2 more"},
+	} {
+		if got := siteLoc(c.nb); got != c.want {
+			t.Errorf("siteLoc(%+v) = %q, want %q", c.nb, got, c.want)
+		}
 	}
 }
 

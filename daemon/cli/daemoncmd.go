@@ -373,7 +373,9 @@ func impactViaDaemon(c *ctx, cl *client.Client, root, sym string, depth int, con
 	var ans struct {
 		Impact *report.Impact `json:"impact"`
 	}
-	p := url.Values{"symbol": {sym}, "depth": {fmt.Sprint(depth)}, "min_confidence": {conf}}
+	// record: the impact becomes evidence and the board's focus, as an
+	// agent's does through the MCP tool.
+	p := url.Values{"symbol": {sym}, "depth": {fmt.Sprint(depth)}, "min_confidence": {conf}, "record": {"1"}}
 	if err := daemonQuery(cl, "/v1/impact", root, p, &ans); err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func TestBinary(t *testing.T) {
 	t.Run("impact", func(t *testing.T) {
 		r := runBin(t, "impact", "total", "--root", dir, "--depth", "1")
 		if r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, "Impact of total (func) shop/pricing.py:10\n") ||
-			!strings.Contains(r.stdout, "Blast radius (depth 1): 3 symbols in 3 files\n") {
+			!strings.Contains(r.stdout, "Blast radius (depth 1): 3 symbols in 3 files that reach total") {
 			t.Errorf("impact:\n%s", r)
 		}
 		r = runBin(t, "impact", "--json", "--root", dir, "total")

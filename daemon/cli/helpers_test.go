@@ -446,11 +446,19 @@ func impactSections(out string) []section {
 		case l == "":
 		case !strings.HasPrefix(l, " "):
 			secs = append(secs, section{head: l})
+		case isColumnHeader(l):
 		case len(secs) > 0:
 			secs[len(secs)-1].lines = append(secs[len(secs)-1].lines, l)
 		}
 	}
 	return secs
+}
+
+// isColumnHeader reports whether l is the column header of an impact
+// section ("  CALLER   CALL SITES   CONFIDENCE").
+func isColumnHeader(l string) bool {
+	f := strings.Fields(l)
+	return len(f) > 0 && (f[0] == "CALLER" || f[0] == "CALLEE" || f[0] == "HOPS" || f[0] == "TEST")
 }
 
 // hasLine reports whether some line matches the regular expression.

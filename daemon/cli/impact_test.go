@@ -59,33 +59,33 @@ func TestImpactText(t *testing.T) {
 		t.Errorf("signature line: %q", got)
 	}
 	callers := s["Callers"]
-	if callers.head != "Callers (3):" {
+	if !strings.HasPrefix(callers.head, "Callers (3): ") {
 		t.Errorf("callers head: %q", callers.head)
 	}
 	for _, re := range []string{
-		`^  main\s+shop/cli\.py:11  \[resolved\]$`,
-		`^  render\s+shop/pricing\.py:16  \[resolved\]$`,
-		`^  test_total\s+tests/test_pricing\.py:6  \[resolved\]$`,
+		`^  main\s+shop/cli\.py:11\s+resolved$`,
+		`^  render\s+shop/pricing\.py:16\s+resolved$`,
+		`^  test_total\s+tests/test_pricing\.py:6\s+resolved$`,
 	} {
 		if !hasLine(callers.lines, re) {
 			t.Errorf("callers lack a line matching %s:\n%s", re, out)
 		}
 	}
 	callees := s["Callees"]
-	if callees.head != "Callees (2):" || !hasLine(callees.lines, `^  Cart\.amounts\s+shop/models\.py:45  \[resolved\]$`) ||
-		!hasLine(callees.lines, `^  discount\s+shop/pricing\.py:6  \[resolved\]$`) {
+	if !strings.HasPrefix(callees.head, "Callees (2): ") || !hasLine(callees.lines, `^  Cart\.amounts\s+shop/models\.py:45\s+resolved$`) ||
+		!hasLine(callees.lines, `^  discount\s+shop/pricing\.py:6\s+resolved$`) {
 		t.Errorf("callees:\n%s", out)
 	}
 	blast := s["Blast radius"]
-	if blast.head != "Blast radius (depth 3): 5 symbols in 3 files" {
+	if !strings.HasPrefix(blast.head, "Blast radius (depth 3): 5 symbols in 3 files ") {
 		t.Errorf("blast radius head: %q", blast.head)
 	}
 	for _, re := range []string{
-		`^  1  main\s+shop/cli\.py:8  \[resolved\]$`,
-		`^  1  render\s+shop/pricing\.py:15  \[resolved\]$`,
-		`^  1  test_total\s+tests/test_pricing\.py:5  \[resolved\]$`,
-		`^  2  TestRender\.test_render\s+tests/test_pricing\.py:10  \[resolved\]$`,
-		`^  2  shop/cli\.py\s+shop/cli\.py  \[resolved\]$`,
+		`^  1\s+main\s+shop/cli\.py:8\s+resolved$`,
+		`^  1\s+render\s+shop/pricing\.py:15\s+resolved$`,
+		`^  1\s+test_total\s+tests/test_pricing\.py:5\s+resolved$`,
+		`^  2\s+TestRender\.test_render\s+tests/test_pricing\.py:10\s+resolved$`,
+		`^  2\s+shop/cli\.py\s+shop/cli\.py\s+resolved$`,
 	} {
 		if !hasLine(blast.lines, re) {
 			t.Errorf("blast radius lacks a line matching %s:\n%s", re, out)
@@ -102,7 +102,7 @@ func TestImpactText(t *testing.T) {
 		prev = d
 	}
 	tests := s["Affected tests"]
-	if tests.head != "Affected tests (2):" {
+	if !strings.HasPrefix(tests.head, "Affected tests (2): ") {
 		t.Errorf("tests head: %q", tests.head)
 	}
 	if got := strings.Join(names(tests, 0), " "); got != "TestRender.test_render test_total" {
@@ -143,7 +143,7 @@ func TestImpactDepth(t *testing.T) {
 	// Flags after the symbol, --root included.
 	out, s := impactText(t, "total", "--root", dir, "--depth", "1")
 	blast := s["Blast radius"]
-	if blast.head != "Blast radius (depth 1): 3 symbols in 3 files" {
+	if !strings.HasPrefix(blast.head, "Blast radius (depth 1): 3 symbols in 3 files ") {
 		t.Errorf("blast radius head: %q", blast.head)
 	}
 	got := names(blast, 1)
@@ -173,7 +173,7 @@ func TestImpactDepth(t *testing.T) {
 
 	// Depth 0 is unlimited.
 	_, s = impactText(t, "--root", dir, "total", "--depth", "0")
-	if h := s["Blast radius"].head; h != "Blast radius (depth unlimited): 5 symbols in 3 files" {
+	if h := s["Blast radius"].head; !strings.HasPrefix(h, "Blast radius (depth unlimited): 5 symbols in 3 files ") {
 		t.Errorf("depth 0 head: %q", h)
 	}
 	// A deeper chain: Cart.Line.amount ← one ← amounts ← total ← …
@@ -352,7 +352,7 @@ func TestImpactMinConfidence(t *testing.T) {
 		t.Fatalf("default: want the name-match caller %s, got %+v", one, im.Callers)
 	}
 	_, s := impactText(t, "--root", dir, "Cart.Line.amount")
-	if !hasLine(s["Callers"].lines, `^  Cart\.amounts\.one\s+shop/models\.py:47  \[name-match\]$`) {
+	if !hasLine(s["Callers"].lines, `^  Cart\.amounts\.one\s+shop/models\.py:47\s+name-match$`) {
 		t.Errorf("text callers: %v", s["Callers"].lines)
 	}
 	for _, c := range []string{"resolved", "inferred"} {
@@ -362,7 +362,7 @@ func TestImpactMinConfidence(t *testing.T) {
 				c, one, im.Callers, im.BlastRadius)
 		}
 		_, s := impactText(t, "--root", dir, "Cart.Line.amount", "--min-confidence", c)
-		if s["Callers"].head != "Callers (0):" || s["Blast radius"].head != "Blast radius (depth 3): 0 symbols in 0 files" {
+		if !strings.HasPrefix(s["Callers"].head, "Callers (0): ") || !strings.HasPrefix(s["Blast radius"].head, "Blast radius (depth 3): 0 symbols in 0 files ") {
 			t.Errorf("--min-confidence %s text: %q, %q", c, s["Callers"].head, s["Blast radius"].head)
 		}
 	}
@@ -541,10 +541,10 @@ func TestImpactListLimit(t *testing.T) {
 		"callers.py": b.String(),
 	})
 	out, s := impactText(t, "--root", dir, "target")
-	if s["Callers"].head != "Callers (25):" || len(s["Callers"].lines) != 21 || s["Callers"].lines[20] != "  … 5 more" {
+	if !strings.HasPrefix(s["Callers"].head, "Callers (25): ") || len(s["Callers"].lines) != 21 || s["Callers"].lines[20] != "  … 5 more" {
 		t.Errorf("callers not cut at 20:\n%s", out)
 	}
-	if s["Blast radius"].head != "Blast radius (depth 3): 25 symbols in 1 files" || len(s["Blast radius"].lines) != 21 ||
+	if !strings.HasPrefix(s["Blast radius"].head, "Blast radius (depth 3): 25 symbols in 1 files ") || len(s["Blast radius"].lines) != 21 ||
 		s["Blast radius"].lines[20] != "  … 5 more" {
 		t.Errorf("blast radius not cut at 20:\n%s", out)
 	}
@@ -552,7 +552,7 @@ func TestImpactListLimit(t *testing.T) {
 	if len(im.Callers) != 25 || len(im.BlastRadius) != 25 {
 		t.Errorf("JSON is cut: %d callers, %d hits", len(im.Callers), len(im.BlastRadius))
 	}
-	re := regexp.MustCompile(`^  caller\d\d\s+callers\.py:\d+  \[resolved\]$`)
+	re := regexp.MustCompile(`^  caller\d\d\s+callers\.py:\d+\s+resolved$`)
 	for _, l := range s["Callers"].lines[:20] {
 		if !re.MatchString(l) {
 			t.Errorf("caller line %q", l)
@@ -564,7 +564,7 @@ func TestImpactDefaultRoot(t *testing.T) {
 	dir := pyFixture(t)
 	t.Chdir(dir)
 	_, s := impactText(t, "total")
-	if s["Callers"].head != "Callers (3):" {
+	if !strings.HasPrefix(s["Callers"].head, "Callers (3): ") {
 		t.Errorf("impact without --root in the project: %q", s["Callers"].head)
 	}
 }

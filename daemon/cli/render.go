@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/store"
+	"github.com/ccd-dev/ccd/daemon"
 )
 
 func runRender(c *ctx, args []string) error {
@@ -44,16 +47,21 @@ func runRender(c *ctx, args []string) error {
 		return usageError{"-o must end in .png or .svg"}
 	}
 	var data []byte
+	// artifact is the view's file under the workspace's .codecanvas/, the
+	// default destination.
+	artifact := ""
+	saved := false // the daemon wrote the artifact itself
 	if cl := running(); cl != nil {
 		p := url.Values{"view": {view}, "format": {format}, "scale": {fmt.Sprint(*scale)}, "depth": {fmt.Sprint(*depth)}}
 		if sym != "" {
 			p.Set("symbol", sym)
 		}
-		var buf bytes.Buffer
-		if err := daemonQuery(cl, "/v1/render", *root, p, &buf); err != nil {
+		var body pictureBody
+		if err := daemonQuery(cl, "/v1/render", *root, p, &body); err != nil {
 			return err
 		}
-		data = buf.Bytes()
+		data, artifact = body.Bytes(), body.artifact
+		saved = format == "png" && *scale == 1
 	} else {
 		if view == "board" {
 			return fmt.Errorf("the board lives in the daemon: start it with `ccd daemon --detach` (or `ccd init`), then render the board")
@@ -64,15 +72,18 @@ func runRender(c *ctx, args []string) error {
 		}
 		g := res.Graph
 		var pic *render.Picture
+		file := "architecture.png"
 		if view == "architecture" {
-			pic = render.Architecture(g, filepath.Base(absPath(*root)), render.Options{Scale: *scale})
+			pic = render.Architecture(g, filepath.Base(res.Root), render.Options{Scale: *scale})
 		} else {
 			cands := g.Find(sym)
 			if len(cands) == 0 {
 				return report.NotFound(g, sym)
 			}
 			pic = render.Impact(g, cands[0], *depth, render.Options{Scale: *scale})
+			file = daemon.ImpactFile(g.Nodes[cands[0]])
 		}
+		artifact = filepath.Join(res.Root, store.Dir, file)
 		if format == "svg" {
 			data = pic.SVG()
 		} else if data, err = pic.PNG(); err != nil {
@@ -81,15 +92,21 @@ func runRender(c *ctx, args []string) error {
 	}
 	dst := *out
 	if dst == "" {
-		name := view + ".png"
-		if view == "impact" {
-			name = "impact_" + strings.Trim(unsafeFile(sym), "_") + ".png"
+		if artifact == "" {
+			return fmt.Errorf("the daemon did not say where the %s view goes: pass -o FILE", view)
 		}
-		dst = filepath.Join(absPath(*root), ".codecanvas", name)
-		os.MkdirAll(filepath.Dir(dst), 0o755)
+		dst = strings.TrimSuffix(artifact, ".png") + "." + format
 	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", dst, err)
+	if !(saved && dst == artifact) {
+		if *out == "" {
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", dst, err)
+		}
+		if *out == "" && view == "impact" {
+			daemon.PruneImpacts(filepath.Dir(dst), keepImpactPictures, nil)
+		}
 	}
 	fmt.Fprintf(c.stdout, "%s view written to %s (%d bytes)\n", view, dst, len(data))
 	return nil
@@ -102,15 +119,15 @@ func absPath(p string) string {
 	return p
 }
 
-// unsafeFile replaces characters that do not belong in a file name.
-func unsafeFile(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '_' || r == '-' || r == '.' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
+// keepImpactPictures is how many impact pictures a workspace keeps (the
+// daemon keeps the board's too).
+const keepImpactPictures = 8
+
+// pictureBody is the body of a /v1/render answer and the artifact path
+// the daemon saved it under.
+type pictureBody struct {
+	bytes.Buffer
+	artifact string
 }
+
+func (p *pictureBody) ReceiveHeader(h http.Header) { p.artifact = h.Get("X-Ccd-Artifact") }

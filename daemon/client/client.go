@@ -42,8 +42,12 @@ func (c *Client) Ping(ctx context.Context) error {
 	return c.Do(ctx, http.MethodGet, "/v1/ping", nil, nil)
 }
 
+// HeaderReceiver is an out value of Do that wants the answer's headers.
+type HeaderReceiver interface{ ReceiveHeader(http.Header) }
+
 // Do sends a JSON request (in may be nil) and decodes a JSON answer into
-// out (which may be nil, or an io.Writer for the raw body). A daemon error
+// out (which may be nil, or an io.Writer for the raw body; a
+// HeaderReceiver also gets the headers). A daemon error
 // comes back as *wire.Error; a dead socket as an error wrapping
 // wire.ErrNoDaemon.
 func (c *Client) Do(ctx context.Context, method, path string, in, out any) error {
@@ -58,6 +62,9 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 	if out == nil {
 		_, err = io.Copy(io.Discard, resp.Body)
 		return err
+	}
+	if hr, ok := out.(HeaderReceiver); ok {
+		hr.ReceiveHeader(resp.Header)
 	}
 	if w, ok := out.(io.Writer); ok {
 		_, err = io.Copy(w, resp.Body)

@@ -160,14 +160,9 @@ func (c *canvas) impact(ctx context.Context, a args) (*response, *toolError) {
 	depth := a.depth
 	im := g.Impact(i, depth, graph.Filter{})
 	rep := report.NewImpact(g, im, others)
-	target := refOf(g, i)
-	affected := make([]board.Ref, 0, len(im.Callers))
-	for _, nb := range im.Callers {
-		affected = append(affected, refOf(g, nb.Node))
-	}
-	metrics := map[string]int{"callers": len(im.Callers), "callees": len(im.Callees), "blast_radius": len(im.Upstream),
-		"blast_files": len(rep.Files), "tests": len(im.Tests), "depth": depth}
-	ev, created, view := w.b.AddImpact(board.ImpactSpec{Target: target, Metrics: metrics, Generation: w.meta.Generation, Affected: affected})
+	spec := report.BoardImpact(g, im, rep, w.meta.Generation)
+	target := spec.Target
+	ev, created, view := w.b.AddImpact(spec)
 	r := &response{view: view}
 	depthText := fmt.Sprintf("depth %d", depth)
 	if depth == 0 {

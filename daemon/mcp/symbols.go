@@ -56,10 +56,7 @@ func notFound(g *graph.Graph, q string) *toolError {
 }
 
 // refOf is the board reference of node i.
-func refOf(g *graph.Graph, i int) board.Ref {
-	n := g.Nodes[i]
-	return board.Ref{ID: n.ID, Label: report.Label(n)}
-}
+func refOf(g *graph.Graph, i int) board.Ref { return report.BoardRef(g, i) }
 
 // enclosing lists the ids of the nodes containing node i, nearest first:
 // its owner class (a Go receiver type, a Rust impl target) if any, then

@@ -986,7 +986,7 @@ func TestCLIImpactOnTheBoard(t *testing.T) {
 		t.Fatalf("impact: %+v", r)
 	}
 	var state struct {
-		Focus struct{ Label, Node string } `json:"focus"`
+		Focus    struct{ Label, Node string } `json:"focus"`
 		Evidence []struct {
 			ID, Symbol, Image string
 		} `json:"evidence"`

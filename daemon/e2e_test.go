@@ -238,6 +238,12 @@ func TestInitStatusImpactStop(t *testing.T) {
 		!st.Workspaces[0].Fresh || st.Workspaces[0].Generation != 1 || st.PID == 0 || st.RSSBytes == 0 {
 		t.Fatalf("status: %+v", st)
 	}
+	if se := st.Workspaces[0].SyntaxErrors; len(se) != 1 || se[0].Path != "broken/partial.py" || se[0].Line != 5 || se[0].Errors == 0 {
+		t.Errorf("status --json syntax errors: %+v", se)
+	}
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "syntax errors in broken/partial.py:5") {
+		t.Errorf("status does not name the file with syntax errors:\n%s", r.stdout)
+	}
 	// Live profiles are served on the socket.
 	var heap bytes.Buffer
 	if err := e.client().Do(context.Background(), http.MethodGet, "/debug/pprof/heap?debug=1", nil, &heap); err != nil ||

@@ -95,7 +95,11 @@ func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
 		return mcp.InitInfo{}, fmt.Errorf("%w: %s", mcp.ErrIndexing, w.root)
 	}
 	s := w.res.Summary
-	return mcp.InitInfo{Root: w.root, Files: s.Files, Parsed: s.Parsed, SyntaxErrors: s.SyntaxErrors,
+	var errFiles []string
+	for _, e := range w.res.SyntaxErrorFiles() {
+		errFiles = append(errFiles, fmt.Sprintf("%s:%d", e.Path, e.Line))
+	}
+	return mcp.InitInfo{Root: w.root, Files: s.Files, Parsed: s.Parsed, SyntaxErrors: s.SyntaxErrors, ErrorFiles: errFiles,
 		Skipped: s.Skipped(), Languages: s.Languages, Generation: w.gen, Head: w.head,
 		Fresh: w.state == StateReady && !w.dirty, Warm: w.warm}, nil
 }

@@ -484,6 +484,9 @@ func info(ws *workspace) wire.WorkspaceInfo {
 		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), g.NumEdges()
 		in.Languages = ws.res.Summary.Languages
 		in.Summary = ws.res.Summary.String()
+		for _, e := range ws.res.SyntaxErrorFiles() {
+			in.SyntaxErrors = append(in.SyntaxErrors, wire.FileError{Path: e.Path, Line: e.Line, Errors: e.Errors})
+		}
 		ts := ws.res.TreeStats()
 		in.Trees, in.Incremental = ts.Cached, ts.Incremental+ts.Unchanged
 		in.IndexedAt = ws.indexedAt.UTC().Format(time.RFC3339)

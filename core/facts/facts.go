@@ -36,6 +36,8 @@ type File struct {
 	// SyntaxErrors counts ERROR and MISSING nodes. A file with syntax errors
 	// still yields every definition and call the parser could recover.
 	SyntaxErrors int
+	// ErrorLine is the line of the first syntax error (0: none).
+	ErrorLine int
 	// Package is the declared package or namespace (Go package clause, Java
 	// package declaration), when the language has one.
 	Package string

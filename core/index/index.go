@@ -36,6 +36,39 @@ type Summary struct {
 	ResolveTime  time.Duration
 }
 
+// FileError is a parsed file with syntax errors: where the first one is,
+// and how many there are.
+type FileError struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Errors int    `json:"errors"`
+}
+
+// String is "path:line (N syntax errors)".
+func (e FileError) String() string {
+	at := e.Path
+	if e.Line > 0 {
+		at = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	if e.Errors == 1 {
+		return at + " (1 syntax error)"
+	}
+	return fmt.Sprintf("%s (%d syntax errors)", at, e.Errors)
+}
+
+// SyntaxErrorFiles lists the parsed files with syntax errors, by path.
+// Every definition and call the parser recovered from them is in the
+// graph; the rest of each file is not.
+func (r *Result) SyntaxErrorFiles() []FileError {
+	var out []FileError
+	for _, f := range r.Files {
+		if f.SyntaxErrors > 0 {
+			out = append(out, FileError{Path: f.Path, Line: f.ErrorLine, Errors: f.SyntaxErrors})
+		}
+	}
+	return out
+}
+
 // Skipped is the number of source files not parsed.
 func (s Summary) Skipped() int { return s.Binary + s.TooLarge + s.Unreadable }
 

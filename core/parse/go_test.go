@@ -219,4 +219,10 @@ func tail() {
 	if f.SyntaxErrors == 0 {
 		t.Errorf("syntax errors not counted")
 	}
+	if f.ErrorLine != 4 {
+		t.Errorf("first syntax error on line %d, want 4 (new(expr), the first damage)", f.ErrorLine)
+	}
+	if g := parseSrc(t, "go", "ok.go", "package ok\n\nfunc F() {}\n"); g.ErrorLine != 0 {
+		t.Errorf("valid file: error line %d", g.ErrorLine)
+	}
 }

@@ -122,6 +122,7 @@ func (p *Parser) parse(c *TreeCache, relpath, lang string, src []byte) (*facts.F
 	root := tree.RootNode()
 	if root.HasError() {
 		f.SyntaxErrors = countErrors(root)
+		f.ErrorLine = firstErrorLine(root)
 	}
 	if s.query != nil {
 		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}, names: p.names}
@@ -262,6 +263,22 @@ func countErrors(n *sitter.Node) int {
 		}
 	}
 	return c
+}
+
+// firstErrorLine is the 1-based line of the first ERROR or MISSING node
+// under n (0 when there is none).
+func firstErrorLine(n *sitter.Node) int {
+	if n.IsError() || n.IsMissing() {
+		return int(n.StartPoint().Row) + 1
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if ch := n.Child(i); ch.HasError() || ch.IsMissing() {
+			if l := firstErrorLine(ch); l > 0 {
+				return l
+			}
+		}
+	}
+	return 0
 }
 
 type span struct{ start, end uint32 }

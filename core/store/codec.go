@@ -14,7 +14,7 @@ import (
 // TestCodecCoversEveryField fails when facts grows a field this file does
 // not write.
 
-const codecVersion = 1
+const codecVersion = 2
 
 type enc struct{ b []byte }
 
@@ -48,6 +48,7 @@ func encodeRecord(buf []byte, r Record) []byte {
 	e.int(f.Size)
 	e.int(int64(f.Lines))
 	e.int(int64(f.SyntaxErrors))
+	e.int(int64(f.ErrorLine))
 	e.str(f.Package)
 	e.str(f.DefaultExport)
 	e.uint(uint64(len(f.Defs)))
@@ -197,7 +198,7 @@ func decodeRecord(b []byte) (Record, error) {
 	r.Facts = f
 	r.Size, r.MTime = d.int(), d.int()
 	f.Path, f.Lang, f.Hash = d.str(), d.str(), d.str()
-	f.Size, f.Lines, f.SyntaxErrors = d.int(), int(d.int()), int(d.int())
+	f.Size, f.Lines, f.SyntaxErrors, f.ErrorLine = d.int(), int(d.int()), int(d.int()), int(d.int())
 	f.Package, f.DefaultExport = d.str(), d.str()
 	if n := d.count(); n > 0 {
 		f.Defs = make([]facts.Def, n)

@@ -171,6 +171,16 @@ func printSummary(w io.Writer, res *index.Result) {
 		g.Count(graph.Module), g.Count(graph.Class), g.Count(graph.Func),
 		g.CountEdges(graph.Import), g.CountEdges(graph.Call), g.CountEdges(graph.Contains))
 	fmt.Fprintf(w, "time: parse %s, resolve %s\n", res.Summary.ParseTime.Round(1e6), res.Summary.ResolveTime.Round(1e6))
+	if errs := res.SyntaxErrorFiles(); len(errs) > 0 {
+		fmt.Fprintf(w, "syntax errors (what the parser recovered from these files is in the graph, the rest is not):\n")
+		for i, e := range errs {
+			if i == 20 {
+				fmt.Fprintf(w, "  … %d more (ccd status --json lists them all)\n", len(errs)-20)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", e)
+		}
+	}
 }
 
 func runExport(c *ctx, args []string) error {

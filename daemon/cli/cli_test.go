@@ -111,8 +111,11 @@ func TestIndex(t *testing.T) {
 	dir := pyFixture(t)
 	r := runOK(t, "index", dir)
 	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
-	if len(lines) != 5 {
-		t.Fatalf("index: want 5 lines, got\n%s", r.stdout)
+	if len(lines) != 7 {
+		t.Fatalf("index: want 7 lines, got\n%s", r.stdout)
+	}
+	if !strings.HasPrefix(lines[5], "syntax errors ") || !regexp.MustCompile(`^  broken/partial\.py:5 \(\d+ syntax errors?\)$`).MatchString(lines[6]) {
+		t.Errorf("index does not name the file with syntax errors:\n%s", r.stdout)
 	}
 	if lines[0] != dir {
 		t.Errorf("index: first line %q, want the absolute root %q", lines[0], dir)

@@ -181,6 +181,17 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 		fmt.Fprintf(w, "    %d files (%s), %d nodes, %d edges; indexed %s in %.0f ms\n",
 			in.Files, strings.Join(langs, ", "), in.Nodes, in.Edges, in.IndexedAt, in.IndexMS)
 	}
+	if n := len(in.SyntaxErrors); n > 0 {
+		var at []string
+		for i, e := range in.SyntaxErrors {
+			if i == 5 {
+				at = append(at, fmt.Sprintf("+%d more (--json lists them)", n-5))
+				break
+			}
+			at = append(at, fmt.Sprintf("%s:%d", e.Path, e.Line))
+		}
+		fmt.Fprintf(w, "    syntax errors in %s\n", strings.Join(at, ", "))
+	}
 	if line := lspStatusLine(in); line != "" {
 		fmt.Fprintf(w, "    language servers: %s\n", line)
 	}

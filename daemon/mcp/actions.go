@@ -115,6 +115,14 @@ func (c *canvas) init(ctx context.Context, a args) (*response, *toolError) {
 	r.printf("Parsed %d of %d files (%s)", info.Parsed, info.Files, langList(langs, 6))
 	if info.SyntaxErrors > 0 {
 		r.printf(", %d with syntax errors", info.SyntaxErrors)
+		if n := len(info.ErrorFiles); n > 0 {
+			shown := info.ErrorFiles[:min(n, 3)]
+			r.printf(" (%s", strings.Join(shown, ", "))
+			if n > len(shown) {
+				r.printf(", +%d more", n-len(shown))
+			}
+			r.printf(")")
+		}
 	}
 	if info.Skipped > 0 {
 		r.printf(", %d skipped", info.Skipped)

@@ -53,6 +53,7 @@ type InitInfo struct {
 	Files        int            // source files found
 	Parsed       int            // files parsed
 	SyntaxErrors int            // parsed files with syntax errors
+	ErrorFiles   []string       // some of them, "path:line"
 	Skipped      int            // binary, too large or unreadable
 	Languages    map[string]int // parsed files per language (nil: counted from the graph)
 	Generation   uint64

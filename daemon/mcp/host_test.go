@@ -75,7 +75,11 @@ func (h *testHost) Init(ctx context.Context, root string) (InitInfo, error) {
 		h.ws[root] = res
 	}
 	s := res.Summary
-	return InitInfo{Root: root, Files: s.Files, Parsed: s.Parsed, SyntaxErrors: s.SyntaxErrors, Skipped: s.Skipped(),
+	var errFiles []string
+	for _, e := range res.SyntaxErrorFiles() {
+		errFiles = append(errFiles, fmt.Sprintf("%s:%d", e.Path, e.Line))
+	}
+	return InitInfo{Root: root, Files: s.Files, Parsed: s.Parsed, SyntaxErrors: s.SyntaxErrors, ErrorFiles: errFiles, Skipped: s.Skipped(),
 		Languages: s.Languages, Generation: 1, Fresh: !h.stale}, nil
 }
 

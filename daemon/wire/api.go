@@ -100,8 +100,19 @@ type WorkspaceInfo struct {
 	Edges        int            `json:"edges"`
 	Languages    map[string]int `json:"languages,omitempty"`
 	Summary      string         `json:"summary,omitempty"`
+	// SyntaxErrors lists the files with syntax errors (path, first line,
+	// count); what the parser recovered from them is in the graph.
+	SyntaxErrors []FileError `json:"syntax_errors,omitempty"`
 	IndexedAt    string         `json:"indexed_at,omitempty"`
 	IndexMS      float64        `json:"index_ms,omitempty"`
+}
+
+// FileError is a file with syntax errors: the line of the first, and how
+// many.
+type FileError struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Errors int    `json:"errors"`
 }
 
 // AddWorkspace is the body of POST /v1/workspaces and /v1/workspaces/reindex.

@@ -103,8 +103,8 @@ type WorkspaceInfo struct {
 	// SyntaxErrors lists the files with syntax errors (path, first line,
 	// count); what the parser recovered from them is in the graph.
 	SyntaxErrors []FileError `json:"syntax_errors,omitempty"`
-	IndexedAt    string         `json:"indexed_at,omitempty"`
-	IndexMS      float64        `json:"index_ms,omitempty"`
+	IndexedAt    string      `json:"indexed_at,omitempty"`
+	IndexMS      float64     `json:"index_ms,omitempty"`
 }
 
 // FileError is a file with syntax errors: the line of the first, and how

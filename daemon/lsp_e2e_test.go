@@ -400,3 +400,33 @@ func TestDaemonFindsServersInstalledLater(t *testing.T) {
 		t.Errorf("complete refinement not restored: %+v, %d sessions", w, len(st.LSP))
 	}
 }
+
+// TestDoctorForAWorkspace: doctor asked about a workspace lists its
+// languages first with their file counts, and spells out the problems of
+// those languages only, with how to install servers once.
+func TestDoctorForAWorkspace(t *testing.T) {
+	e := newEnv(t, "CCD_LSP=auto", "CCD_LSP_PATH="+t.TempDir(), "PATH=/usr/bin:/bin")
+	root := fixture(t, "go")
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	r := e.run(bins.ccd, nil, "doctor", "--root", filepath.Join(root, "store"))
+	lines := strings.Split(r.stdout, "\n")
+	if r.code != 0 || len(lines) < 4 || lines[1] != "workspace "+root || !strings.HasPrefix(lines[3], "go ") {
+		t.Fatalf("doctor --root:\n%s%s", r.stdout, r.stderr)
+	}
+	if f := strings.Fields(lines[3]); len(f) < 2 || f[1] == "-" {
+		t.Errorf("the go row has no file count: %q", lines[3])
+	}
+	if !strings.Contains(r.stdout, "Servers this workspace's languages need:\n  go: gopls not found in ") {
+		t.Errorf("doctor does not spell out gopls's problem:\n%s", r.stdout)
+	}
+	for _, other := range []string{"jdtls not found", "clangd not found", "solargraph not found"} {
+		if strings.Contains(r.stdout, other) {
+			t.Errorf("doctor spells out %q for a Go workspace:\n%s", other, r.stdout)
+		}
+	}
+	if strings.Count(r.stdout, "install-lsp.sh") != 1 {
+		t.Errorf("the install hint is not said exactly once:\n%s", r.stdout)
+	}
+}

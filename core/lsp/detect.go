@@ -56,7 +56,8 @@ func isFile(p string) bool {
 }
 
 // LookPath finds a server executable: an absolute path is checked as is;
-// otherwise the name is searched in dirs, then in PATH.
+// otherwise the name is searched in dirs, then in PATH. What to do about a
+// missing one is the caller's to say (InstallHint).
 func LookPath(name string, dirs []string) (string, error) {
 	if name == "" {
 		return "", fmt.Errorf("empty command: %w", ErrNotFound)
@@ -82,11 +83,18 @@ func LookPath(name string, dirs []string) (string, error) {
 	}
 	p, err := exec.LookPath(name)
 	if err != nil {
-		return "", fmt.Errorf("%s not found in %s or PATH (run scripts/install-lsp.sh and set %s, or give the server's absolute path): %w",
-			name, EnvPath, EnvPath, ErrNotFound)
+		where := "PATH"
+		if len(dirs) > 0 {
+			where = strings.Join(dirs, ", ") + " or PATH"
+		}
+		return "", fmt.Errorf("%s not found in %s: %w", name, where, ErrNotFound)
 	}
 	return p, nil
 }
+
+// InstallHint says how to get the servers ccd knows out of the box.
+const InstallHint = "bash scripts/install-lsp.sh (in a ccd checkout) installs gopls, pyright and TypeScript into .tools/bin, " +
+	"which a ccd built there finds; elsewhere put a server on PATH or list its directory in " + EnvPath
 
 func isExecutable(p string) bool {
 	st, err := os.Stat(p)
@@ -120,7 +128,7 @@ func Detect(ctx context.Context, specs []ServerSpec, dirs []string) []Detection 
 		path, version, err := resolveSpec(ctx, s, dirs)
 		d := Detection{Language: s.Language, Name: s.DisplayName(), Command: s.Command, Path: path, Version: version}
 		if err != nil {
-			d.Path, d.Problem = "", err.Error()
+			d.Path, d.Problem = "", strings.TrimSuffix(err.Error(), ": "+ErrNotFound.Error())
 		} else {
 			d.Found = true
 		}
@@ -146,6 +154,9 @@ func resolveSpec(ctx context.Context, s ServerSpec, dirs []string) (path, versio
 	}
 	path, err = LookPath(s.Command[0], dirs)
 	if err != nil {
+		if s.DisplayName() == filepath.Base(s.Command[0]) {
+			return "", "", err // "gopls not found in ...", not "gopls: gopls not found"
+		}
 		return "", "", fmt.Errorf("%s: %w", s.DisplayName(), err)
 	}
 	version, err = serverVersion(ctx, path, s.VersionArgs)

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -19,51 +23,77 @@ import (
 func runDoctor(c *ctx, args []string) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
+	root := fs.String("root", ".", "a directory of the workspace to check (its languages come first)")
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
 	var ans struct {
-		LSP       string                `json:"lsp"`
-		Languages []wire.DoctorLanguage `json:"languages"`
+		LSP        string                `json:"lsp"`
+		Workspace  string                `json:"workspace,omitempty"`
+		SearchPath []string              `json:"search_path"`
+		Languages  []wire.DoctorLanguage `json:"languages"`
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	where := "in-process (no daemon running)"
+	where := "in-process, no daemon running"
 	if cl := running(); cl != nil {
-		if err := cl.Do(ctx, http.MethodGet, "/v1/doctor", nil, &ans); err != nil {
+		abs, err := filepath.Abs(*root)
+		if err != nil {
+			return err
+		}
+		if err := cl.Do(ctx, http.MethodGet, "/v1/doctor?root="+url.QueryEscape(abs), nil, &ans); err != nil {
 			return err
 		}
 		where = "daemon"
 	} else {
-		ans.LSP, ans.Languages = "auto", daemon.Doctor(ctx, nil)
+		ans.LSP, ans.Languages, ans.SearchPath = "auto", daemon.Doctor(ctx, nil, nil), lsp.DefaultSearchPath()
 	}
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
-	fmt.Fprintf(c.stdout, "ccd %s doctor (%s; language servers: %s)\n", wire.Version, where, ans.LSP)
-	fmt.Fprintf(c.stdout, "%-12s %-8s %-8s %-28s %s\n", "LANGUAGE", "GRAMMAR", "SCHEMA", "SERVER", "STATE")
-	for _, l := range ans.Languages {
+	writeDoctor(c.stdout, where, ans.LSP, ans.Workspace, ans.SearchPath, ans.Languages)
+	return nil
+}
+
+// writeDoctor prints the doctor's table: the workspace's languages first
+// (with their file counts), then the rest; the problems of the
+// workspace's languages in full below it (of every language with a
+// server when no workspace is known), and once how to install servers.
+func writeDoctor(w io.Writer, where, mode, workspace string, searchPath []string, langs []wire.DoctorLanguage) {
+	fmt.Fprintf(w, "ccd %s doctor (%s; language servers: %s)\n", wire.Version, where, mode)
+	if workspace != "" {
+		fmt.Fprintf(w, "workspace %s\n", workspace)
+	}
+	rows := append([]wire.DoctorLanguage(nil), langs...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Files > 0 && rows[j].Files <= 0 })
+	table := [][]string{{"LANGUAGE", "FILES", "GRAMMAR", "SCHEMA", "SERVER", "STATE"}}
+	var problems []string
+	missing := false
+	for _, l := range rows {
+		files := "-"
+		if l.Files > 0 {
+			files = fmt.Sprint(l.Files)
+		}
 		gram := "no"
 		if l.Grammar {
 			gram = "yes"
 		}
-		srv := "-"
-		state := ""
+		srv, state := "-", ""
 		switch {
 		case l.Server == "":
 		case l.Found:
 			srv = l.Server
-			if l.Version != "" {
-				srv += " " + l.Version
+			if v := shortVersion(l.Version); v != "" {
+				srv += " " + v
 			}
 			state = "found " + l.Path
 		default:
-			srv = l.Server
-			state = "not found"
-			if l.Problem != "" {
-				state += ": " + l.Problem
+			srv, state = l.Server, "not found"
+			if workspace == "" || l.Files > 0 {
+				problems = append(problems, fmt.Sprintf("  %s: %s", l.Language, l.Problem))
+				missing = true
 			}
 		}
 		for _, s := range l.Sessions {
@@ -73,16 +103,71 @@ func runDoctor(c *ctx, args []string) error {
 			}
 			state += ")"
 		}
-		fmt.Fprintf(c.stdout, "%-12s %-8s %-8s %-28s %s\n", l.Language, gram, l.Schema, clipStr(srv, 28), strings.TrimPrefix(state, "; "))
+		table = append(table, []string{l.Language, files, gram, l.Schema, srv, strings.TrimPrefix(state, "; ")})
 	}
-	return nil
+	writeColumns(w, table)
+	if len(problems) > 0 {
+		if workspace != "" {
+			fmt.Fprintf(w, "\nServers this workspace's languages need:\n")
+		} else {
+			fmt.Fprintf(w, "\nServers not found:\n")
+		}
+		// A language whose server serves several (typescript, javascript)
+		// says the same thing once.
+		seen := map[string]bool{}
+		for _, p := range problems {
+			msg := p[strings.Index(p, ": ")+2:]
+			if !seen[msg] {
+				seen[msg] = true
+				fmt.Fprintln(w, p)
+			}
+		}
+	}
+	if missing {
+		fmt.Fprintf(w, "\nccd looks in %s, then PATH; the daemon looks again every 30 s.\n%s.\n", orNone(searchPath), lsp.InstallHint)
+	}
 }
 
-func clipStr(s string, n int) string {
-	if len(s) <= n {
-		return s
+// writeColumns prints rows as left-aligned columns two spaces apart; the
+// last column is not padded.
+func writeColumns(w io.Writer, rows [][]string) {
+	width := map[int]int{}
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len([]rune(c)))
+		}
 	}
-	return s[:n-1] + "…"
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+				break
+			}
+			b.WriteString(c + strings.Repeat(" ", width[i]-len([]rune(c))+2))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// shortVersion picks the version number out of a server's version line
+// ("golang.org/x/tools/gopls v0.23.0" → "v0.23.0", "Version 7.0.2" →
+// "7.0.2"), or returns the line.
+func shortVersion(line string) string {
+	for _, f := range strings.Fields(line) {
+		v := strings.TrimPrefix(f, "v")
+		if v != "" && v[0] >= '0' && v[0] <= '9' && strings.Contains(v, ".") {
+			return f
+		}
+	}
+	return line
+}
+
+func orNone(dirs []string) string {
+	if len(dirs) == 0 {
+		return "no extra directory ($CCD_LSP_PATH is empty)"
+	}
+	return strings.Join(dirs, ", ")
 }
 
 // refineExport applies language-server refinement to an in-process index

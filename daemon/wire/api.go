@@ -37,16 +37,19 @@ type LSPSession struct {
 
 // DoctorLanguage is one row of `ccd doctor`: what ccd has for a language.
 type DoctorLanguage struct {
-	Language   string       `json:"language"`
-	Extensions []string     `json:"extensions"`
-	Grammar    bool         `json:"grammar"`
-	Schema     string       `json:"schema"` // full, generic or none
-	Server     string       `json:"server,omitempty"`
-	Found      bool         `json:"server_found"`
-	Path       string       `json:"server_path,omitempty"`
-	Version    string       `json:"server_version,omitempty"`
-	Problem    string       `json:"problem,omitempty"`
-	Sessions   []LSPSession `json:"sessions,omitempty"`
+	Language   string   `json:"language"`
+	Extensions []string `json:"extensions"`
+	Grammar    bool     `json:"grammar"`
+	Schema     string   `json:"schema"` // full, generic or none
+	// Files counts the language's files in the workspace doctor was
+	// asked about (-1: no workspace known).
+	Files    int          `json:"files"`
+	Server   string       `json:"server,omitempty"`
+	Found    bool         `json:"server_found"`
+	Path     string       `json:"server_path,omitempty"`
+	Version  string       `json:"server_version,omitempty"`
+	Problem  string       `json:"problem,omitempty"`
+	Sessions []LSPSession `json:"sessions,omitempty"`
 }
 
 // HookStats are the counters of one hook event type.

@@ -3,6 +3,11 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
+# cgo compiles through scripts/cc: the compiler you chose (CC, default
+# gcc), with one grammar's known warning silenced (see the script).
+export CCD_CC := env_var_or_default("CCD_CC", env_var_or_default("CC", "gcc"))
+export CC := justfile_directory() + "/scripts/cc"
+
 # Default workspace for `just run`: a copy of Go's net/http (a real package
 # every machine has; copied so the daemon's .codecanvas/ lands in bin/, not
 # in GOROOT). Set CCD_DEMO_ROOT to use your own project.

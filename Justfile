@@ -10,8 +10,9 @@ export CC := justfile_directory() + "/scripts/cc"
 
 # Default workspace for `just run`: a copy of Go's net/http (a real package
 # every machine has; copied so the daemon's .codecanvas/ lands in bin/, not
-# in GOROOT). Set CCD_DEMO_ROOT to use your own project.
-workspace := env_var_or_default("CCD_DEMO_ROOT", justfile_directory() + "/bin/_demo/http")
+# in GOROOT), laid out as in GOROOT (src/net/http) so that its imports of
+# its own packages resolve. Set CCD_DEMO_ROOT to use your own project.
+workspace := env_var_or_default("CCD_DEMO_ROOT", justfile_directory() + "/bin/_demo/src/net/http")
 
 # Build the binaries into bin/: ccd (daemon + CLI), and the two static shims.
 build:
@@ -19,19 +20,32 @@ build:
     CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-hook ./hookshim/ccd-hook
     CGO_ENABLED=0 go build -ldflags='-s -w' -o bin/ccd-mcp ./mcpshim/ccd-mcp
 
+# Copy the binaries into PREFIX/bin (default ~/.local/bin), where
+# `ccd setup claude` and Claude Code find them on PATH.
+install: build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    dest="${PREFIX:-$HOME/.local}/bin"
+    install -d "$dest"
+    install -m 0755 bin/ccd bin/ccd-hook bin/ccd-mcp "$dest/"
+    echo "installed ccd, ccd-hook and ccd-mcp into $dest"
+    case ":$PATH:" in *":$dest:"*) ;; *) echo "note: $dest is not on PATH; add it (export PATH=\"$dest:\$PATH\")" ;; esac
+    echo "language servers: the installed ccd looks on PATH and in \$CCD_LSP_PATH; for the ones scripts/install-lsp.sh puts here: export CCD_LSP_PATH={{justfile_directory()}}/.tools/bin"
+
 # Build, start the daemon, index a real workspace, print status and an
-# impact analysis, draw the pictures, export the graph.
+# impact analysis, draw the pictures (the impact picture at the same depth
+# as the text), export the graph.
 run: build
-    @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/_demo/http ]; then mkdir -p bin/_demo && cp -r "$(go env GOROOT)/src/net/http" bin/_demo/http; fi
+    @if [ -z "${CCD_DEMO_ROOT:-}" ] && [ ! -d bin/_demo/src/net/http ]; then mkdir -p bin/_demo/src/net && cp -r "$(go env GOROOT)/src/net/http" bin/_demo/src/net/http; fi
     bin/ccd daemon --detach
     bin/ccd init {{workspace}}
     @echo
     bin/ccd status
     @echo
-    bin/ccd impact --root {{workspace}} Server.Serve --depth 2
+    bin/ccd impact --root {{workspace}} Server.Serve --depth 3
     @echo
     bin/ccd render architecture --root {{workspace}}
-    bin/ccd render impact Server.Serve --root {{workspace}}
+    bin/ccd render impact Server.Serve --root {{workspace}} --depth 3
     bin/ccd render board --root {{workspace}}
     @echo
     bin/ccd export {{workspace}} -o bin/graph.json -q
@@ -61,6 +75,7 @@ bench: build
 bench-quick: build
     CCD_BENCH_COMMAND="just bench-quick" go run ./internal/benchmd/cmd/ccd-benchmd --quick --bin bin --out bin/BENCHMARKS-quick.md
 
-# Regenerate golden files after reviewing a change.
+# Regenerate every golden file (the packages whose tests take -update),
+# after reviewing the change that moves them; `git diff` shows what moved.
 update-golden:
-    go test ./core/index -run Graph -update
+    go test ./core/board ./core/index ./core/render ./core/search ./core/search/dsl ./daemon ./daemon/cli ./daemon/mcp ./internal/benchmd -update

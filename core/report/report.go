@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ccd-dev/ccd/core/graph"
 )
@@ -176,59 +177,75 @@ func (r *Impact) WriteText(w io.Writer) {
 	if len(r.OtherMatches) > 0 {
 		fmt.Fprintf(w, "  (%d other matches, e.g. %s)\n", len(r.OtherMatches), r.OtherMatches[0])
 	}
-	more := func(i, n int) bool {
-		if i == ListLimit {
+	// section prints a headed table of at most ListLimit rows.
+	section := func(title string, header []string, n int, row func(i int) []string) {
+		fmt.Fprintf(w, "\n%s\n", title)
+		if n == 0 {
+			return
+		}
+		rows := [][]string{header}
+		for i := 0; i < n && i < ListLimit; i++ {
+			rows = append(rows, row(i))
+		}
+		writeTable(w, "  ", rows)
+		if n > ListLimit {
 			fmt.Fprintf(w, "  … %d more\n", n-ListLimit)
-			return true
 		}
-		return false
 	}
-	fmt.Fprintf(w, "\nCallers (%d): who calls %s, at which lines\n", len(r.Callers), name)
-	if len(r.Callers) > 0 {
-		fmt.Fprintf(w, "  %-40s %-34s %s\n", "CALLER", "CALL SITES", "CONFIDENCE")
-	}
-	for i, nb := range r.Callers {
-		if more(i, len(r.Callers)) {
-			break
-		}
-		fmt.Fprintf(w, "  %-40s %-34s %s\n", nb.Label, siteLoc(nb), nb.Confidence)
-	}
-	fmt.Fprintf(w, "\nCallees (%d): what %s calls, where each is defined\n", len(r.Callees), name)
-	if len(r.Callees) > 0 {
-		fmt.Fprintf(w, "  %-40s %-34s %s\n", "CALLEE", "DEFINED AT", "CONFIDENCE")
-	}
-	for i, nb := range r.Callees {
-		if more(i, len(r.Callees)) {
-			break
-		}
-		fmt.Fprintf(w, "  %-40s %-34s %s\n", nb.Label, loc(nb.Path, nb.Line), nb.Confidence)
-	}
+	section(fmt.Sprintf("Callers (%d): who calls %s, at which lines", len(r.Callers), name),
+		[]string{"CALLER", "CALL SITES", "CONFIDENCE"}, len(r.Callers), func(i int) []string {
+			nb := r.Callers[i]
+			return []string{nb.Label, siteLoc(nb), nb.Confidence}
+		})
+	section(fmt.Sprintf("Callees (%d): what %s calls, where each is defined", len(r.Callees), name),
+		[]string{"CALLEE", "DEFINED AT", "CONFIDENCE"}, len(r.Callees), func(i int) []string {
+			nb := r.Callees[i]
+			return []string{nb.Label, loc(nb.Path, nb.Line), nb.Confidence}
+		})
 	depth := fmt.Sprint(r.Depth)
 	if r.Depth == 0 {
 		depth = "unlimited"
 	}
-	fmt.Fprintf(w, "\nBlast radius (depth %s): %d symbols in %d files that reach %s through calls, nearest first\n",
-		depth, len(r.BlastRadius), len(r.Files), name)
-	if len(r.BlastRadius) > 0 {
-		fmt.Fprintf(w, "  %-5s %-34s %-34s %s\n", "HOPS", "SYMBOL", "DEFINED AT", "CONFIDENCE")
-	}
-	for i, h := range r.BlastRadius {
-		if more(i, len(r.BlastRadius)) {
-			break
+	section(fmt.Sprintf("Blast radius (depth %s): %d symbols in %d files that reach %s through calls, nearest first",
+		depth, len(r.BlastRadius), len(r.Files), name),
+		[]string{"HOPS", "SYMBOL", "DEFINED AT", "CONFIDENCE"}, len(r.BlastRadius), func(i int) []string {
+			h := r.BlastRadius[i]
+			return []string{fmt.Sprint(h.Depth), h.Label, loc(h.Path, h.Line), h.Confidence}
+		})
+	section(fmt.Sprintf("Affected tests (%d): tests in the blast radius", len(r.Tests)),
+		[]string{"TEST", "DEFINED AT"}, len(r.Tests), func(i int) []string {
+			return []string{r.Tests[i].Label, loc(r.Tests[i].Path, r.Tests[i].Line)}
+		})
+}
+
+// writeTable prints rows as columns two spaces apart, each as wide as its
+// widest cell (up to maxColumn; a longer cell pushes its row's next
+// column out rather than being cut); the last column is not padded.
+func writeTable(w io.Writer, indent string, rows [][]string) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], min(utf8.RuneCountInString(c), maxColumn))
 		}
-		fmt.Fprintf(w, "  %-5d %-34s %-34s %s\n", h.Depth, h.Label, loc(h.Path, h.Line), h.Confidence)
 	}
-	fmt.Fprintf(w, "\nAffected tests (%d): tests in the blast radius\n", len(r.Tests))
-	if len(r.Tests) > 0 {
-		fmt.Fprintf(w, "  %-40s %s\n", "TEST", "DEFINED AT")
-	}
-	for i, t := range r.Tests {
-		if more(i, len(r.Tests)) {
-			break
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString(indent)
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", max(width[i]-utf8.RuneCountInString(c), 0)+2))
+			}
 		}
-		fmt.Fprintf(w, "  %-40s %s\n", t.Label, loc(t.Path, t.Line))
+		fmt.Fprintln(w, b.String())
 	}
 }
+
+// maxColumn caps a column's width in text tables.
+const maxColumn = 48
 
 // NotFoundError is an unknown symbol, with suggestions.
 type NotFoundError struct {

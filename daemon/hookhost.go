@@ -246,7 +246,8 @@ func hasSource(root string, cfg config.Config) bool {
 }
 
 // SaveImpact writes the impact view of node id under .codecanvas/ in the
-// background (seed 002: a meaningful read leaves an impact picture).
+// background, so that every Read that earns an impact card also leaves an
+// impact picture.
 func (h hookHost) SaveImpact(root, id string) {
 	w := h.r.find(root)
 	if w == nil {

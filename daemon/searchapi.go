@@ -37,7 +37,7 @@ func httpSession(root, name string) *search.Session {
 // session), and the tool's parameters.
 type searchRequest struct {
 	Root    string `json:"root"`
-	Path    string `json:"path"` // seed 004's name for root
+	Path    string `json:"path"` // alias of Root (Canopy's tools called it path)
 	Session string `json:"session"`
 	search.PackRequest
 	HandleIDs []string `json:"handle_ids"`

@@ -256,7 +256,7 @@ func (g *Graph) Degree(i int) int {
 
 // rank orders candidate targets: functions before classes before modules,
 // then higher degree, more children, source files before headers, nodes
-// with a range, and finally id for determinism (seed 002 priorities).
+// with a range, and finally id for determinism.
 func (g *Graph) rank(cands []int) {
 	kindScore := func(k Kind) int {
 		switch k {
@@ -602,8 +602,8 @@ func commonBytes(a, b string) int {
 
 // BestAt picks the most informative symbol defined in file p that overlaps
 // lines [from, to] (to <= 0: the whole file): among functions and classes
-// that overlap, those with call edges rank first, then the seed 002
-// priorities. Modules are never chosen; ok is false when the file defines
+// that overlap, those with call edges rank first, then rank's order
+// (functions before classes, then degree, and so on). Modules are never chosen; ok is false when the file defines
 // nothing there.
 func (g *Graph) BestAt(p string, from, to int) (int, bool) {
 	var cands []int

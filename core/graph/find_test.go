@@ -412,7 +412,7 @@ func TestBestAt(t *testing.T) {
 }
 
 // BestAt's doc: "among functions and classes that overlap, those with call
-// edges rank first, then the seed 002 priorities". rank puts kind first, so
+// edges rank first, then rank's order". rank puts kind first, so
 // an unconnected function beats a class with call edges.
 func TestBestAtCallEdgesFirst(t *testing.T) {
 	g := build([]*graph.Node{

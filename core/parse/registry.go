@@ -144,7 +144,8 @@ func Default() (*Registry, error) {
 }
 
 // genericQuery matches any node with a name field; the node type decides
-// whether it is a class or a function (seed 000, tier 2).
+// whether it is a class or a function (genericKind). It gives tier 2
+// languages, those without a schema, their definitions.
 const genericQuery = `(_ name: (_) @cc.def.func.name) @cc.def.func.node`
 
 // NewRegistry builds a registry for langs and compiles every query,

@@ -10,7 +10,7 @@ import (
 
 // Impact view geometry.
 const (
-	impactMaxPerSide = 8 // boxes per side, "+N more" included (seed 000)
+	impactMaxPerSide = 8 // boxes per side, "+N more" included
 	impactRowMax     = 1380.0
 	impactGap        = 16.0
 	impactChannel    = 96.0

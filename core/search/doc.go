@@ -1,8 +1,8 @@
 // Package search is ccd's token-efficient retrieval engine: handles with
 // previews, identifier-aware ranked search, a query language, evidence
 // packs with guidance, and expansion of handles to fresh content. It
-// follows the behaviour and JSON shapes of Canopy's tools (seed 004) and
-// fixes its weaknesses: results are ranked by relevance, handle ids survive
+// follows the behaviour and JSON shapes of Canopy's tools and fixes its
+// weaknesses: results are ranked by relevance, handle ids survive
 // edits above them, answers never silently use files that changed on disk,
 // and re-indexing a file leaves no orphaned rows. It is pure Go and holds
 // no sockets: the daemon, the MCP server and the CLI map its methods to
@@ -70,7 +70,7 @@
 //
 // # Query language and parameters
 //
-// The parameters of seed 004 map onto the s-expression language of package
+// The query parameters map onto the s-expression language of package
 // dsl: pattern → (grep p); patterns → (union (grep p1) ...) or, with
 // match=all, (intersect ...); symbol → (code s), (definition s) with
 // kind=definition, (references s) with kind=reference; parent → (children

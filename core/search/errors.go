@@ -1,6 +1,6 @@
 package search
 
-// Error codes, as seed 004 names them.
+// Error codes. All but NoReader are the codes Canopy's tools used.
 const (
 	CodeQueryParse     = "QueryParse"     // invalid s-expression or no search parameter
 	CodeGlobPattern    = "GlobPattern"    // invalid glob syntax

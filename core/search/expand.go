@@ -49,7 +49,7 @@ type ExpandResult struct {
 // MaxExpand bounds how many handles one call expands.
 const MaxExpand = 100
 
-// Text renders the result as seed 004's plain text: "// <id>" then the
+// Text renders the result as plain text: "// <id>" then the
 // content, one block per handle; failures follow as comments.
 func (r *ExpandResult) Text() string {
 	var b strings.Builder

@@ -6,8 +6,8 @@ import (
 	"strconv"
 )
 
-// Node types of handles, as seed 004 names them, plus "file" for the whole
-// file handle of (file "path").
+// Node types of handles, named as Canopy's tools named them, plus "file"
+// for the whole file handle of (file "path").
 const (
 	TypeFunction  = "function"
 	TypeMethod    = "method"
@@ -61,7 +61,8 @@ type Span struct {
 }
 
 // Handle is a cheap reference to a piece of a file: what queries return
-// and expand takes. Its JSON is seed 004's handle.
+// and expand takes. Its JSON has the fields of Canopy's handles plus
+// symbol.
 type Handle struct {
 	ID         string `json:"id"`
 	FilePath   string `json:"file_path"`

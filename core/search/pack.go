@@ -17,8 +17,8 @@ type PackRequest struct {
 	MaxHandles int `json:"max_handles,omitempty"`
 	// MaxPerFile bounds the handles from one file (default 2).
 	MaxPerFile int `json:"max_per_file,omitempty"`
-	// Plan is accepted for compatibility with seed 004 (server-side
-	// recursive planning of its service mode) and ignored.
+	// Plan is accepted for compatibility with Canopy's evidence_pack, where
+	// it overrode server-side recursive planning, and ignored.
 	Plan *bool `json:"plan,omitempty"`
 }
 

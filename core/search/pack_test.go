@@ -75,7 +75,7 @@ func TestPackSelection(t *testing.T) {
 	if len(p.Files) != 2 || p.Files[0].FilePath != p.Handles[0].FilePath || p.Files[0].HandleIDs[0] != p.Handles[0].ID {
 		t.Errorf("files grouping: %s", mustJSON(t, p.Files))
 	}
-	// Seed 004's keys are all there.
+	// Every key of Canopy's evidence pack JSON is there.
 	var m map[string]any
 	if err := json.Unmarshal([]byte(mustJSON(t, p)), &m); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/ccd-dev/ccd/core/search/dsl"
 )
 
-// QueryParams are the parameters of the query tool (seed 004). At least
+// QueryParams are the parameters of the query tool. At least
 // one of Pattern, Patterns, Symbol, Section, Parent or Query is needed;
 // when several are given a handle must satisfy all of them.
 type QueryParams struct {
@@ -35,8 +35,9 @@ type QueryParams struct {
 	Match string `json:"match,omitempty"`
 	// Limit is the maximum number of handles (default 16, at most 500).
 	Limit int `json:"limit,omitempty"`
-	// ExpandBudget (deprecated in seed 004) includes content of the best
-	// handles while their token counts fit the budget.
+	// ExpandBudget (deprecated: prefer an evidence pack and a selective
+	// expand) includes content of the best handles while their token counts
+	// fit the budget.
 	ExpandBudget int `json:"expand_budget,omitempty"`
 	// Query is an s-expression (see package dsl).
 	Query string `json:"query,omitempty"`
@@ -50,7 +51,8 @@ const (
 	maxRefHandles = 200
 )
 
-// RefHandle is one reference site (seed 004's ref_handles).
+// RefHandle is one reference site, an entry of a reference query's
+// ref_handles.
 type RefHandle struct {
 	FilePath     string `json:"file_path"`
 	Span         Span   `json:"span"`
@@ -63,7 +65,7 @@ type RefHandle struct {
 	Confidence   string `json:"confidence,omitempty"`
 }
 
-// QueryResult is the answer of the query tool (seed 004).
+// QueryResult is the answer of the query tool.
 type QueryResult struct {
 	Handles           []Handle    `json:"handles"`
 	RefHandles        []RefHandle `json:"ref_handles,omitempty"`

@@ -11,7 +11,8 @@ import (
 	"github.com/ccd-dev/ccd/core/search/tokcount"
 )
 
-// Status is the status tool's answer (seed 004) with a few additions.
+// Status is the status tool's answer: the fields Canopy's status reported
+// (files_indexed to file_discovery), then ccd's own counts.
 type Status struct {
 	FilesIndexed   int    `json:"files_indexed"`
 	TotalTokens    int64  `json:"total_tokens"`
@@ -87,8 +88,8 @@ type IndexReport struct {
 	TookMs         int64  `json:"took_ms"`
 }
 
-// IndexGlob indexes now the pending files matching glob (the index tool of
-// seed 004; indexing is automatic otherwise). Files the index was never
+// IndexGlob indexes now the pending files matching glob (the index tool;
+// indexing is automatic otherwise). Files the index was never
 // told about are not discovered here: the caller adds them with Fill or
 // Update.
 func (ix *Index) IndexGlob(glob string) (*IndexReport, error) {

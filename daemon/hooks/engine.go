@@ -264,8 +264,8 @@ func (e *Engine) locate(p string) string {
 	return FindRoot(p)
 }
 
-// rootFor resolves the event's workspace (seed 002): the tool's file path,
-// then its path fields, then the session's sticky root, then cwd, then
+// rootFor resolves the event's workspace, trying in order the tool's file
+// path, then its path fields, then the session's sticky root, then cwd, then
 // CLAUDE_PROJECT_DIR. strong says a file or path field decided.
 func (e *Engine) rootFor(ev *Event) (root string, strong bool) {
 	if r := e.locate(abs(ev.FilePath(), ev.Cwd)); r != "" {

@@ -210,7 +210,8 @@ func (e *Engine) postTool(ctx context.Context, ev *Event) outcome {
 	return outcome{root: root, reason: "tool " + ev.Tool + ": nothing to add"}
 }
 
-// dirHint is the seed 002 guidance for a Read of a directory.
+// dirHint is the guidance given when Read fails on a directory: find the
+// files first, then Read one.
 const dirHint = "[ccd] Read target is a directory; use Glob or `ls` to find files, then Read one. ccd indexes the project on the first file you open."
 
 func isDirError(ev *Event) bool {

@@ -16,7 +16,7 @@ import (
 
 // SearchHost is implemented by hosts that also serve the retrieval tools
 // (query, evidence_pack, expand, status, index, invalidate: Canopy's tools
-// of seed 004 without the canopy_ prefix).
+// without their canopy_ prefix).
 type SearchHost interface {
 	// Search returns the retrieval index of the workspace holding root
 	// (adding and indexing the workspace when needed) and its current

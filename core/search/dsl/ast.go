@@ -1,5 +1,5 @@
 // Package dsl parses the s-expression query language of ccd's retrieval
-// tools (seed 004's composed queries):
+// tools, which composes searches with these operators:
 //
 //	(grep "pattern")                 ranked full-text search
 //	(code "symbol")                  symbol search: exact names first, then names containing it

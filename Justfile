@@ -56,6 +56,7 @@ run: build
 # client against the real ccd-mcp.
 test: build
     bash scripts/install-lsp.sh
+    bash scripts/install-claude.sh
     go vet ./...
     go test ./...
     bash scripts/mcp-client-check.sh

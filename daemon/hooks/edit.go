@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -32,9 +33,9 @@ type caller struct {
 }
 
 // diffFile compares the symbols of file rel before and after an edit.
-// patches (new-file line ranges) tell which bodies changed; without them a
-// changed line span counts as a changed body.
-func diffFile(before, after *graph.Graph, rel string, patches []Patch) []symChange {
+// lc (the lines the edit added and deleted) tells which bodies changed;
+// when it is unknown, a changed line span counts as a changed body.
+func diffFile(before, after *graph.Graph, rel string, lc lineChanges) []symChange {
 	bm, am := fileNodes(before, rel), fileNodes(after, rel)
 	var out []symChange
 	var removed, added []symChange
@@ -49,7 +50,7 @@ func diffFile(before, after *graph.Graph, rel string, patches []Patch) []symChan
 		switch {
 		case normSig(a.Signature) != normSig(b.Signature):
 			out = append(out, symChange{what: "signature", id: id, before: b, after: a})
-		case touched(a, b, patches):
+		case touched(a, b, lc):
 			out = append(out, symChange{what: "body", id: id, before: b, after: a})
 		}
 	}
@@ -130,21 +131,14 @@ func parentQual(q string) string {
 // normSig ignores whitespace differences in signatures.
 func normSig(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// touched reports whether an edit hunk overlaps the symbol's new range.
-func touched(a, b *graph.Node, patches []Patch) bool {
-	if len(patches) == 0 {
+// touched reports whether the edit added a line inside the symbol's new
+// range or deleted one inside its old range (context lines of a patch do
+// not count). Without line information a changed span counts.
+func touched(a, b *graph.Node, lc lineChanges) bool {
+	if !lc.known {
 		return a.EndLine-a.StartLine != b.EndLine-b.StartLine
 	}
-	for _, p := range patches {
-		end := p.NewStart + p.NewLines - 1
-		if p.NewLines == 0 {
-			end = p.NewStart
-		}
-		if p.NewStart <= a.EndLine && end >= a.StartLine {
-			return true
-		}
-	}
-	return false
+	return lc.inNew(a.StartLine, a.EndLine) || lc.inOld(b.StartLine, b.EndLine)
 }
 
 // fileNodes maps the ids of the classes and functions of file rel to
@@ -241,7 +235,8 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 		out.reason = "graph not ready"
 		return out
 	}
-	changes := diffFile(before, after, r, ev.Patches())
+	current, _ := os.ReadFile(p)
+	changes := diffFile(before, after, r, ev.changedLines(current))
 	if len(changes) == 0 {
 		out.reason = "no symbol changed"
 		return out

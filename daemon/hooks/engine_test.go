@@ -224,7 +224,7 @@ func TestDiffFileRename(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := diffFile(before, after, "shop/pricing.py", nil)
+	cs := diffFile(before, after, "shop/pricing.py", lineChanges{})
 	var got []string
 	for _, c := range cs {
 		got = append(got, c.what+":"+c.id)

@@ -147,27 +147,6 @@ func (e *Event) ReadRange() (from, to int) {
 	return off, off + lim - 1
 }
 
-// Patch is one hunk of an edit: old and new line ranges.
-type Patch struct{ OldStart, OldLines, NewStart, NewLines int }
-
-// Patches returns the structuredPatch hunks of an Edit/Write response.
-func (e *Event) Patches() []Patch {
-	r, ok := e.Response.(map[string]any)
-	if !ok {
-		return nil
-	}
-	hs, _ := get(r, "structuredPatch", "structured_patch").([]any)
-	var out []Patch
-	for _, h := range hs {
-		m, ok := h.(map[string]any)
-		if !ok {
-			continue
-		}
-		out = append(out, Patch{num(m, "oldStart"), num(m, "oldLines"), num(m, "newStart"), num(m, "newLines")})
-	}
-	return out
-}
-
 // Failed reports whether a PostToolUse response says the tool failed.
 func (e *Event) Failed() bool {
 	if e.Error != "" {

@@ -1,0 +1,129 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func keys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func eventOf(t *testing.T, tool string, input, response any) *Event {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_name": tool, "tool_input": input, "tool_response": response})
+	ev, err := ParseEvent(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// TestChangedLines: which lines an edit changed, from each source the
+// event can carry; context lines of a patch never count.
+func TestChangedLines(t *testing.T) {
+	oldFile := "a\nb\nc\nd\ne\n"
+	newFile := "a\nB\nc\nd\nx\ny\n"
+	cases := []struct {
+		name           string
+		ev             *Event
+		current        string
+		known          bool
+		added, deleted string
+	}{
+		{"structuredPatch: only + and - lines", eventOf(t, "Edit", map[string]any{},
+			map[string]any{"structuredPatch": []any{map[string]any{"oldStart": 1, "oldLines": 5, "newStart": 1, "newLines": 6,
+				"lines": []any{" a", "-b", "+B", " c", " d", "-e", "+x", "+y"}}}}), newFile, true, "[2 5 6]", "[2 5]"},
+		{"patch with a no-newline marker", eventOf(t, "Edit", map[string]any{},
+			map[string]any{"structuredPatch": []any{map[string]any{"oldStart": 10, "newStart": 12,
+				"lines": []any{" k", "-old", `\ No newline at end of file`, "+new"}}}}), "", true, "[13]", "[11]"},
+		{"originalFile against the file now", eventOf(t, "Write", map[string]any{}, map[string]any{"originalFile": oldFile}),
+			newFile, true, "[2 5 6]", "[2 5]"},
+		{"old_string/new_string located", eventOf(t, "Edit", map[string]any{"old_string": "c\nd\ne", "new_string": "c\nd\nx\ny"}, "ok"),
+			newFile, true, "[5 6]", "[5]"},
+		{"MultiEdit edits", eventOf(t, "MultiEdit", map[string]any{"edits": []any{
+			map[string]any{"old_string": "b", "new_string": "B"}, map[string]any{"old_string": "e", "new_string": "x\ny"}}}, "ok"),
+			newFile, true, "[2 5 6]", "[2 5]"},
+		{"replace_all: every place", eventOf(t, "Edit", map[string]any{"old_string": "v", "new_string": "w\nw2", "replace_all": true}, "ok"),
+			"a\nw\nw2\nb\nw\nw2\n", true, "[2 3 5 6]", "[2 4]"},
+		{"new_string not in the file: unknown", eventOf(t, "Edit", map[string]any{"old_string": "q", "new_string": "zz"}, "ok"),
+			newFile, false, "[]", "[]"},
+		{"nothing to go by", eventOf(t, "Write", map[string]any{"content": newFile}, "ok"), newFile, false, "[]", "[]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var cur []byte
+			if c.current != "" {
+				cur = []byte(c.current)
+			}
+			lc := c.ev.changedLines(cur)
+			if lc.known != c.known || fmt.Sprint(keys(lc.added)) != c.added || fmt.Sprint(keys(lc.deleted)) != c.deleted {
+				t.Errorf("known %v added %v deleted %v; want %v %s %s", lc.known, keys(lc.added), keys(lc.deleted), c.known, c.added, c.deleted)
+			}
+		})
+	}
+}
+
+// TestContextLinesAreNotChanges: the optional parameter added to
+// process_data does not change normalize, which sits in the patch's
+// context lines; deleting the last line of a Python function's body does
+// change it (counted in the old numbering).
+func TestContextLinesAreNotChanges(t *testing.T) {
+	h := shopRepo(t)
+	before := h.res.Graph
+	p := filepath.Join(h.root, "shop", "pricing.py")
+	b, _ := os.ReadFile(p)
+	old := string(b)
+	lines := strings.Split(old, "\n")
+	// The line of price_of's def and the lines around it, as a patch
+	// with context lines around it (base_price among them).
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "def price_of(") {
+			at = i
+		}
+	}
+	if at < 0 {
+		t.Fatalf("no price_of in\n%s", old)
+	}
+	newDef := strings.Replace(lines[at], "):", ", currency=None):", 1)
+	if newDef == lines[at] {
+		t.Fatalf("cannot extend %q", lines[at])
+	}
+	lo, hi := max(0, at-3), min(len(lines), at+7) // base_price is in the trailing context
+	var hunk []any
+	for i := lo; i < hi; i++ {
+		if i == at {
+			hunk = append(hunk, "-"+lines[at], "+"+newDef)
+		} else {
+			hunk = append(hunk, " "+lines[i])
+		}
+	}
+	lines[at] = newDef
+	os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
+	_, after, err := h.Apply(context.Background(), h.root, []string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := eventOf(t, "Edit", map[string]any{}, map[string]any{"structuredPatch": []any{map[string]any{
+		"oldStart": lo + 1, "oldLines": hi - lo, "newStart": lo + 1, "newLines": hi - lo, "lines": hunk}}})
+	cur, _ := os.ReadFile(p)
+	var got []string
+	for _, c := range diffFile(before, after, "shop/pricing.py", ev.changedLines(cur)) {
+		got = append(got, c.what+":"+c.id)
+	}
+	if fmt.Sprint(got) != "[signature:shop/pricing.py::price_of]" {
+		t.Errorf("changes %v, want only price_of's signature (its neighbours are context)", got)
+	}
+}

@@ -106,8 +106,10 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 
 // Neighbor is one caller or callee of an impact target, aggregated.
 type Neighbor struct {
-	Node       int
-	Calls      int        // number of call edges aggregated into this neighbour
+	Node int
+	// Calls counts the call sites (lines) aggregated into this neighbour;
+	// an edge without lines counts once.
+	Calls      int
 	Confidence Confidence // strongest edge
 	// Sites are the call sites per file, sorted by path: a class's methods
 	// (Go receivers) may call from several files.
@@ -176,9 +178,13 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 	out := make([]Neighbor, 0, len(order))
 	for _, m := range order {
 		nb := byNode[m]
+		lines := 0
 		for p, ls := range sites[m] {
-			nb.Sites = append(nb.Sites, Site{Path: p, Lines: sortedUnique(ls)})
+			ls = sortedUnique(ls)
+			lines += len(ls)
+			nb.Sites = append(nb.Sites, Site{Path: p, Lines: ls})
 		}
+		nb.Calls = max(nb.Calls, lines)
 		sort.Slice(nb.Sites, func(a, b int) bool { return nb.Sites[a].Path < nb.Sites[b].Path })
 		nb.Path, nb.Lines = nb.Sites[0].Path, nb.Sites[0].Lines
 		out = append(out, *nb)

@@ -100,7 +100,7 @@ func TestNeighbors(t *testing.T) {
 			want: []string{
 				"free.py::three calls=1 resolved [31]@free.py",
 				"target.py::Target.a calls=1 resolved [4]@target.py",
-				"free.py::two calls=1 inferred [20 22]@free.py",
+				"free.py::two calls=2 inferred [20 22]@free.py",
 				"other.py::Other.m2 calls=1 inferred [12]@other.py",
 			},
 		},
@@ -288,11 +288,12 @@ func TestImpact(t *testing.T) {
 	if im.Target != core || im.Depth != 0 {
 		t.Errorf("Target, Depth = %d, %d; want %d, 0", im.Target, im.Depth, core)
 	}
-	// test_core's two call sites are one merged edge, so one call; ties
-	// on confidence and calls fall back to id order.
+	// test_core's two call sites are one merged edge but two calls (the
+	// picture labels its arrow ×2); more calls rank first, ties on
+	// confidence and calls fall back to id order.
 	wantCallers := []string{
+		"tests/test_lib.py::test_core calls=2 resolved [6 7]@tests/test_lib.py",
 		"lib.py::wrap calls=1 resolved [8]@lib.py",
-		"tests/test_lib.py::test_core calls=1 resolved [6 7]@tests/test_lib.py",
 		"tests/test_lib.py::helper calls=1 inferred [2]@tests/test_lib.py",
 	}
 	if got := nbStrings(g, im.Callers); !slices.Equal(got, wantCallers) {

@@ -84,8 +84,9 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// callerList renders neighbours as "path:line Label" items (the call site
-// for callers, the definition for callees), with a "+N more" tail.
+// callerList renders neighbours as "path:line Label" items (every call
+// site for callers, "path:3,9", the definition for callees), with a
+// "+N more" tail.
 func callerList(g *graph.Graph, nbs []graph.Neighbor, callers bool, max int) string {
 	var items []string
 	for i, nb := range nbs {
@@ -96,7 +97,7 @@ func callerList(g *graph.Graph, nbs []graph.Neighbor, callers bool, max int) str
 		n := g.Nodes[nb.Node]
 		where := loc(n.Path, n.StartLine)
 		if callers && len(nb.Lines) > 0 {
-			where = loc(nb.Path, nb.Lines[0])
+			where = caller{Path: nb.Path, Line: nb.Lines[0], Lines: nb.Lines}.sites()
 		}
 		weak := ""
 		if nb.Confidence <= graph.NameMatch {

@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/index"
 )
 
 func keys(m map[int]bool) []int {
@@ -125,5 +128,36 @@ func TestContextLinesAreNotChanges(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[signature:shop/pricing.py::price_of]" {
 		t.Errorf("changes %v, want only price_of's signature (its neighbours are context)", got)
+	}
+}
+
+// TestEditCardNamesEveryCallSite: a caller that calls the changed
+// function three times is cited with all three lines.
+func TestEditCardNamesEveryCallSite(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/d\n\ngo 1.22\n",
+		"dec.go": "package d\n\nfunc literalStore(v int) int { return v }\n",
+		"use.go": "package d\n\nfunc decode(a, b, c int) int {\n\tx := literalStore(a)\n\ty := literalStore(b)\n\n\treturn x + y + literalStore(c)\n}\n",
+	}
+	for p, s := range files {
+		os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
+	}
+	res, err := index.Build(dir, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &indexHost{root: dir, res: res}
+	before := res.Graph
+	p := filepath.Join(dir, "dec.go")
+	os.WriteFile(p, []byte("package d\n\nfunc literalStore(v int, strict bool) int { return v }\n"), 0o644)
+	_, after, err := h.Apply(context.Background(), dir, []string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := diffFile(before, after, "dec.go", lineChanges{})
+	text, _ := editCard(before, after, "dec.go", cs, 900)
+	if !strings.Contains(text, "use.go:4,5,7 decode") {
+		t.Errorf("the card does not cite every call site:\n%s", text)
 	}
 }

@@ -27,9 +27,22 @@ type caller struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	Path  string `json:"path"`
-	Line  int    `json:"line"` // the call site
+	Line  int    `json:"line"`            // the first call site
+	Lines []int  `json:"lines,omitempty"` // every call site in Path
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+}
+
+// sites is "path:l1,l2,l3": every call site of the caller.
+func (c caller) sites() string {
+	if len(c.Lines) <= 1 {
+		return loc(c.Path, c.Line)
+	}
+	ls := make([]string, len(c.Lines))
+	for i, l := range c.Lines {
+		ls[i] = fmt.Sprint(l)
+	}
+	return c.Path + ":" + strings.Join(ls, ",")
 }
 
 // diffFile compares the symbols of file rel before and after an edit.
@@ -170,18 +183,24 @@ func callersOf(before, after *graph.Graph, id, rel string) []caller {
 	var out []caller
 	for _, nb := range g.Neighbors(i, graph.In, graph.Filter{}) {
 		n := g.Nodes[nb.Node]
-		c := caller{ID: n.ID, Label: label(n), Path: nb.Path, Start: n.StartLine, End: n.EndLine}
-		if len(nb.Lines) > 0 {
-			c.Line = nb.Lines[0]
-		}
-		// A caller in the edited file may have moved: take its new place.
+		c := caller{ID: n.ID, Label: label(n), Path: nb.Path, Start: n.StartLine, End: n.EndLine,
+			Lines: append([]int(nil), nb.Lines...)}
+		// A caller in the edited file may have moved: its call sites move
+		// with it (exact unless the edit changed lines above them inside it).
 		if g == before && n.Path == rel {
 			j, ok := after.Index(n.ID)
 			if !ok {
 				continue // removed by the same edit
 			}
 			m := after.Nodes[j]
-			c.Path, c.Line, c.Start, c.End = m.Path, m.StartLine, m.StartLine, m.EndLine
+			shift := m.StartLine - n.StartLine
+			for k := range c.Lines {
+				c.Lines[k] += shift
+			}
+			c.Path, c.Start, c.End = m.Path, m.StartLine, m.EndLine
+		}
+		if len(c.Lines) > 0 {
+			c.Line = c.Lines[0]
 		}
 		out = append(out, c)
 	}
@@ -195,7 +214,7 @@ func siteList(cs []caller, max int) string {
 			items = append(items, fmt.Sprintf("+%d more", len(cs)-max))
 			break
 		}
-		items = append(items, loc(c.Path, c.Line)+" "+c.Label)
+		items = append(items, c.sites()+" "+c.Label)
 	}
 	return strings.Join(items, "; ")
 }

@@ -234,7 +234,8 @@ func TestDiffFileRename(t *testing.T) {
 		t.Fatalf("changes %v, want %s first", got, want)
 	}
 	text, risky := editCard(before, after, "shop/pricing.py", cs, 900)
-	if !strings.Contains(text, "RENAMED base_price → list_price but callers still use the old name: shop/pricing.py:4 price_of") {
+	// The call site (line 6), not price_of's definition line.
+	if !strings.Contains(text, "RENAMED base_price → list_price but callers still use the old name: shop/pricing.py:6 price_of") {
 		t.Errorf("card:\n%s", text)
 	}
 	if len(risky) != 1 || risky[0].What != "renamed" {

@@ -207,14 +207,12 @@ func (f *fakeAPI) stream(w http.ResponseWriter, req *apiRequest, turn apiTurn, n
 }
 
 // isCompaction says whether the request asks the model to summarise the
-// conversation (Claude Code's compaction; it carries the tools too).
+// conversation (Claude Code's compaction; it carries the tools too). The
+// instruction is in a user message after the last assistant message, not
+// always the last message: hook context may follow it.
 func (r *apiRequest) isCompaction() bool {
-	if len(r.Body.Messages) == 0 {
-		return false
-	}
-	last := r.Body.Messages[len(r.Body.Messages)-1]
-	for _, b := range last.blocks() {
-		if b.Type == "text" && strings.Contains(b.Text, "summary of the conversation") {
+	for _, s := range r.lastUserTexts() {
+		if strings.Contains(s, "create a detailed summary of the conversation") {
 			return true
 		}
 	}

@@ -1,0 +1,134 @@
+// Command ccd-oracle scores ccd's call edges against independent call
+// graphs (see package oracle) and writes ORACLE.md. `just oracle` runs it
+// after scripts/install-oracle.sh; `just oracle-quick` with --quick.
+//
+//	ccd-oracle [--quick] [--ccd bin/ccd] [--tools .tools/oracle] [--work bin/oracle] [--out ORACLE.md] [--only NAME,...]
+//	ccd-oracle score [--extra KIND,...] [--root DIR] CCD.json ORACLE.json
+//
+// The second form scores one pair of files already made and prints the
+// result as JSON (for working on one package by hand).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccd-dev/ccd/internal/oracle"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "score" {
+		if err := score(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "ccd-oracle score:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	fs := flag.NewFlagSet("ccd-oracle", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "one small package per language")
+	ccd := fs.String("ccd", "bin/ccd", "the ccd binary")
+	tools := fs.String("tools", ".tools/oracle", "where scripts/install-oracle.sh installed the oracles")
+	work := fs.String("work", "bin/oracle", "corpora, ccd's state and per-package JSON")
+	out := fs.String("out", "", "the Markdown report (default ORACLE.md, with --quick bin/oracle/ORACLE-quick.md; - for stdout)")
+	only := fs.String("only", "", "comma-separated package names or languages to measure")
+	command := fs.String("command", "", "the command named in the report (default: just oracle / just oracle-quick)")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		if err == flag.ErrHelp {
+			os.Exit(0)
+		}
+		os.Exit(2)
+	}
+	repo, err := os.Getwd()
+	if err != nil {
+		fatal(err)
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(repo, p)
+	}
+	cfg := oracle.Config{
+		Repo:  repo,
+		CCD:   abs(*ccd),
+		Tools: abs(*tools),
+		Out:   abs(*work),
+		Quick: *quick,
+		Log:   func(f string, a ...any) { fmt.Fprintf(os.Stderr, "oracle: "+f+"\n", a...) },
+	}
+	if *only != "" {
+		cfg.Only = strings.Split(*only, ",")
+	}
+	rep, err := oracle.Run(cfg)
+	if err != nil {
+		fatal(err)
+	}
+	rep.Command = *command
+	if rep.Command == "" {
+		rep.Command = "just oracle"
+		if *quick {
+			rep.Command = "just oracle-quick"
+		}
+	}
+	if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+		rep.Commit = strings.TrimSpace(string(c))
+	}
+	md := rep.Markdown()
+	dest := *out
+	if dest == "" {
+		dest = "ORACLE.md"
+		if *quick {
+			dest = filepath.Join(*work, "ORACLE-quick.md")
+		}
+	}
+	if dest == "-" {
+		fmt.Print(md)
+		return
+	}
+	if err := os.WriteFile(abs(dest), []byte(md), 0o644); err != nil {
+		fatal(err)
+	}
+	fmt.Fprint(os.Stderr, "\n"+rep.SummaryTable())
+	fmt.Fprintf(os.Stderr, "\noracle: wrote %s (%s)\n", dest, rep.Elapsed.Round(1e9))
+}
+
+func score(args []string) error {
+	fs := flag.NewFlagSet("ccd-oracle score", flag.ContinueOnError)
+	extra := fs.String("extra", "", "comma-separated oracle edge kinds that only confirm (Go: dynamic)")
+	root := fs.String("root", "", "the package's directory, to quote source lines")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return fmt.Errorf("want CCD.json ORACLE.json")
+	}
+	g, err := oracle.ReadGraph(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	o, err := oracle.ReadOracle(fs.Arg(1))
+	if err != nil {
+		return err
+	}
+	opt := oracle.Options{}
+	if *extra != "" {
+		opt.Extra = strings.Split(*extra, ",")
+	}
+	if *root != "" {
+		opt.Source = oracle.SourceReader(*root)
+	}
+	r := oracle.Score(g, o, opt)
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", " ")
+	return enc.Encode(r)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "ccd-oracle:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,179 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// PythonOracle is the interpreter the Python oracle runs with: Debian's,
+// for which python3-jedi is installed.
+var PythonOracle = "/usr/bin/python3"
+
+// Config says what Run measures and where things are.
+type Config struct {
+	Repo  string // the ccd repository (the oracles' scripts are under it)
+	CCD   string // the ccd binary
+	Tools string // where scripts/install-oracle.sh put the tools (.tools/oracle)
+	Out   string // per-package JSON, the corpora and ccd's state (bin/oracle)
+	Quick bool   // one small package per language
+	// Only, when set, keeps the packages whose name or language is in it.
+	Only []string
+	Log  func(format string, args ...any)
+}
+
+// Run fetches the corpus, runs ccd export and the oracles on every
+// package and scores them; it writes OUT/<lang>-<name>.{ccd,oracle,score}.json.
+func Run(cfg Config) (*Report, error) {
+	if cfg.Log == nil {
+		cfg.Log = func(string, ...any) {}
+	}
+	start := time.Now()
+	rep := &Report{Quick: cfg.Quick}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	home := filepath.Join(cfg.Out, "ccd-home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, err
+	}
+	for _, p := range selectPackages(cfg) {
+		r, err := runOne(cfg, p, home)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", p.Lang, p.Name, err)
+		}
+		cfg.Log("%-10s %-10s sites P %.3f R %.3f F1 %.3f  (ccd %d, oracle %d, matched %d; ccd %.1fs, oracle %.1fs)",
+			p.Lang, p.Name, r.Sites.Precision(), r.Sites.Recall(), r.Sites.F1(), r.Sites.CCD, r.Sites.Oracle, r.Sites.Matched,
+			float64(r.CCDMillis)/1000, float64(r.OracleMillis)/1000)
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+func selectPackages(cfg Config) []Package {
+	var out []Package
+	for _, p := range Corpus {
+		if cfg.Quick && !p.Quick {
+			continue
+		}
+		if len(cfg.Only) > 0 {
+			keep := false
+			for _, o := range cfg.Only {
+				if o == p.Name || o == p.Lang {
+					keep = true
+				}
+			}
+			if !keep {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func runOne(cfg Config, p Package, home string) (*Result, error) {
+	dir := filepath.Join(cfg.Out, "corpus", p.Lang, p.Name)
+	root, version, err := fetch(p, dir, cfg.Log)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Join(cfg.Out, p.Lang+"-"+p.Name)
+
+	// ccd, in-process (no daemon), no language server.
+	t0 := time.Now()
+	env := []string{"CCD_NO_DAEMON=1", "CCD_HOME=" + home, "CCD_LSP=off"}
+	if _, err := command("", env, cfg.CCD, "export", root, "-o", base+".ccd.json", "--lsp=off", "-q"); err != nil {
+		return nil, err
+	}
+	ccdMillis := time.Since(t0).Milliseconds()
+
+	// The oracle.
+	var name string
+	var args, oenv []string
+	switch p.Lang {
+	case "go":
+		name = filepath.Join(cfg.Tools, "bin", "gocg")
+		args = []string{root}
+		// The module's own dependencies come through the module proxy.
+		oenv = []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
+	case "python":
+		name = PythonOracle
+		args = []string{filepath.Join(cfg.Repo, "internal", "oracle", "pyoracle", "pyoracle.py"), root}
+	case "javascript":
+		name = "node"
+		args = []string{filepath.Join(cfg.Repo, "internal", "oracle", "jsoracle", "jsoracle.js"), root}
+		oenv = []string{"CCD_ORACLE_TYPESCRIPT=" + filepath.Join(cfg.Tools, "node", "node_modules", "typescript")}
+	default:
+		return nil, fmt.Errorf("no oracle for language %q", p.Lang)
+	}
+	cfg.Log("%s/%s: ccd export %.1fs; running %s", p.Lang, p.Name, float64(ccdMillis)/1000, filepath.Base(args0(name, args)))
+	t0 = time.Now()
+	out, err := command(root, oenv, name, args...)
+	if err != nil {
+		return nil, err
+	}
+	oracleMillis := time.Since(t0).Milliseconds()
+	if err := os.WriteFile(base+".oracle.json", out, 0o644); err != nil {
+		return nil, err
+	}
+
+	g, err := ReadGraph(base + ".ccd.json")
+	if err != nil {
+		return nil, err
+	}
+	var o Oracle
+	if err := json.Unmarshal(out, &o); err != nil {
+		return nil, fmt.Errorf("oracle output: %v", err)
+	}
+	opt := Options{Source: SourceReader(root)}
+	if p.Lang == "go" {
+		opt.Extra = []string{"dynamic"}
+	}
+	r := Score(g, &o, opt)
+	r.Package, r.Lang, r.Version = p.Name, p.Lang, version
+	r.Source, r.Sub, r.Note = p.Source, p.Sub, p.Note
+	r.OracleCounts = o.Counts
+	r.OracleErrors = len(o.Errors)
+	r.CCDMillis, r.OracleMillis = ccdMillis, oracleMillis
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(base+".score.json", append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func args0(name string, args []string) string {
+	if strings.HasSuffix(name, "python3") || name == "node" {
+		return args[0]
+	}
+	return name
+}
+
+// Languages returns the languages of the results, in corpus order.
+func languages(rs []*Result) []string {
+	seen := map[string]int{}
+	for i, p := range Corpus {
+		if _, ok := seen[p.Lang]; !ok {
+			seen[p.Lang] = i
+		}
+	}
+	var langs []string
+	have := map[string]bool{}
+	for _, r := range rs {
+		if !have[r.Lang] {
+			have[r.Lang] = true
+			langs = append(langs, r.Lang)
+		}
+	}
+	sort.SliceStable(langs, func(i, j int) bool { return seen[langs[i]] < seen[langs[j]] })
+	return langs
+}

@@ -203,10 +203,28 @@ func normType(t string) string { return strings.Join(strings.Fields(t), "") }
 
 // Check decides whether call, which fit old, fits new; the reason says
 // why not (or why it cannot tell), naming the function as name.
+//
+// A call that did not fit old either is not this change's doing: it counts
+// as fine. When new only adds optional parameters to old (in Python, also
+// keyword-only ones; in Go, a trailing variadic), every call that fit old
+// fits new, unpacked arguments included.
 func Check(old, new Sig, call Call, name string) (Verdict, string) {
 	if !new.OK {
 		return Unknown, "its new parameter list could not be read"
 	}
+	if old.OK && addsOnlyOptional(old, new) {
+		return Fine, ""
+	}
+	v, why := check(old, new, call, name)
+	if v == Breaks && old.OK {
+		if was, _ := check(old, old, call, name); was == Breaks {
+			return Fine, ""
+		}
+	}
+	return v, why
+}
+
+func check(old, new Sig, call Call, name string) (Verdict, string) {
 	switch new.Lang {
 	case "python":
 		return checkPython(new, call, name)
@@ -215,6 +233,38 @@ func Check(old, new Sig, call Call, name string) (Verdict, string) {
 	default:
 		return checkJS(new, call, name)
 	}
+}
+
+// addsOnlyOptional reports whether new is old with optional parameters
+// added: the old ones keep their names, kinds, defaults, types and order,
+// and every new one is optional; and a Go function keeps its results.
+func addsOnlyOptional(old, new Sig) bool {
+	if old.Results != new.Results || normType(old.ResultTypes) != normType(new.ResultTypes) {
+		return false
+	}
+	j := 0
+	for _, p := range new.Params {
+		if j < len(old.Params) && samePara(old.Params[j], p) {
+			j++
+			continue
+		}
+		switch {
+		case new.Lang == "go":
+			// Only a trailing variadic keeps Go calls compiling.
+			if p.Kind != Var || j != len(old.Params) {
+				return false
+			}
+		case p.Optional || p.Kind == VarKw:
+		case p.Kind == Var && new.Lang != "python":
+		default:
+			return false
+		}
+	}
+	return j == len(old.Params)
+}
+
+func samePara(a, b Param) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Optional == b.Optional && normType(a.Type) == normType(b.Type)
 }
 
 // required lists the names of the parameters a call must supply.
@@ -231,6 +281,14 @@ func required(ps []Param, kinds ...Kind) []string {
 		}
 	}
 	return out
+}
+
+// count is "1 argument", "2 arguments".
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func args(n int) string {
@@ -364,9 +422,9 @@ func checkGo(old, new Sig, call Call, name string) (Verdict, string) {
 	if !call.Spread {
 		switch {
 		case variadic && call.Positional < np-1:
-			return Breaks, fmt.Sprintf("passes %d arguments, %s now takes at least %d", call.Positional, name, np-1)
+			return Breaks, fmt.Sprintf("passes %s, %s now takes at least %d", count(call.Positional, "argument"), name, np-1)
 		case !variadic && call.Positional != np:
-			return Breaks, fmt.Sprintf("passes %d arguments, %s now takes %d", call.Positional, name, np)
+			return Breaks, fmt.Sprintf("passes %s, %s now takes %d", count(call.Positional, "argument"), name, np)
 		}
 	} else if !variadic {
 		return Breaks, fmt.Sprintf("passes a slice with ..., %s is no longer variadic", name)
@@ -387,7 +445,7 @@ func checkGo(old, new Sig, call Call, name string) (Verdict, string) {
 		switch {
 		case call.Results == 0:
 		case call.Results > 0 && call.Results != new.Results:
-			return Breaks, fmt.Sprintf("assigns %d results, %s now returns %d", call.Results, name, new.Results)
+			return Breaks, fmt.Sprintf("assigns %s, %s now returns %d", count(call.Results, "result"), name, new.Results)
 		case call.Results == -1 && new.Results != 1:
 			return Breaks, fmt.Sprintf("uses the result as one value, %s now returns %d", name, new.Results)
 		case call.Results != 0 && normType(old.ResultTypes) != normType(new.ResultTypes):

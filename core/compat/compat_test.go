@@ -100,11 +100,11 @@ func TestCheck(t *testing.T) {
 		{"bound method, required added", "python", "def m(self, a)", "def m(self, a, b)", Call{Positional: 1, Bound: true}, Breaks, "now also requires `b`"},
 		{"unbound method call passes self", "python", "def m(self, a)", "def m(self, a, b=2)", Call{Positional: 2}, Fine, ""},
 		{"positional-only passed by keyword", "python", "def f(a, b)", "def f(a, b, /)", Call{Positional: 1, Keywords: []string{"b"}}, Breaks, "passes keyword `b`"},
-		{"go: added param breaks", "go", "func F(a int)", "func F(a int, b string)", Call{Positional: 1}, Breaks, "passes 1 arguments, process_data now takes 2"},
+		{"go: added param breaks", "go", "func F(a int)", "func F(a int, b string)", Call{Positional: 1}, Breaks, "passes 1 argument, process_data now takes 2"},
 		{"go: trailing variadic is compatible", "go", "func F(a int)", "func F(a int, opts ...Option)", Call{Positional: 1}, Fine, ""},
 		{"go: type change breaks", "go", "func F(a int)", "func F(a string)", Call{Positional: 1}, Breaks, "(int → string)"},
 		{"go: results 1→2, statement call fine", "go", "func F() error", "func F() (int, error)", Call{Results: 0}, Fine, ""},
-		{"go: results 1→2, assigned breaks", "go", "func F() error", "func F() (int, error)", Call{Results: 1}, Breaks, "assigns 1 results, process_data now returns 2"},
+		{"go: results 1→2, assigned breaks", "go", "func F() error", "func F() (int, error)", Call{Results: 1}, Breaks, "assigns 1 result, process_data now returns 2"},
 		{"go: results 1→2, used as value breaks", "go", "func F() error", "func F() (int, error)", Call{Results: -1}, Breaks, "uses the result as one value"},
 		{"go: param renamed only", "go", "func F(a int)", "func F(b int)", Call{Positional: 1, Results: 0}, Fine, ""},
 		{"ts: optional added", "typescript", "function f(a: string)", "function f(a: string, b?: number)", Call{Positional: 1}, Fine, ""},
@@ -113,6 +113,10 @@ func TestCheck(t *testing.T) {
 		{"js: param removed, extra arg ignored", "javascript", "function f(a, b)", "function f(a)", Call{Positional: 2}, Unknown, "ignored"},
 		{"js: spread", "javascript", "function f(a)", "function f(a, b)", Call{Spread: true}, Unknown, ""},
 		{"js: rest param", "javascript", "function f(a)", "function f(a, ...more)", Call{Positional: 4}, Fine, ""},
+		{"optional added: an unpacking call still fits", "python", "def f(a)", "def f(a, b=None)", Call{Spread: true}, Fine, ""},
+		{"optional added: an unpacking call still fits (js)", "javascript", "function f(a)", "function f(a, b = 1)", Call{Spread: true}, Fine, ""},
+		{"a call that did not fit before is not this change's", "python", "def f(a)", "def f(a, b)", Call{Positional: 1, Keywords: []string{"zz"}}, Fine, ""},
+		{"go: results changed is not only-optional", "go", "func F(a int) error", "func F(a int, o ...int) (int, error)", Call{Positional: 1, Results: 1}, Breaks, "assigns"},
 	}
 	for _, c := range cases {
 		v, why := Check(Parse(c.lang, c.old), Parse(c.lang, c.new), c.call, pd)

@@ -156,8 +156,74 @@ func TestEditCardNamesEveryCallSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := diffFile(before, after, "dec.go", lineChanges{})
-	text, _ := editCard(before, after, "dec.go", cs, 900)
-	if !strings.Contains(text, "use.go:4,5,7 decode") {
+	text, _ := editCard(before, after, "dec.go", cs, 900, newSiteReader(dir))
+	if !strings.Contains(text, "use.go:4,5,7 decode: passes 1 argument, literalStore now takes 2") {
 		t.Errorf("the card does not cite every call site:\n%s", text)
+	}
+}
+
+// TestSignatureCards: an optional parameter breaks no caller and the card
+// says so in one line, with no Stop reminder; a required one names the
+// call sites that break and why, and the ones that still fit.
+func TestSignatureCards(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml":  "",
+		"app/__init__.py": "",
+		"app/records.py":  "def normalize(r):\n    return r\n\n\ndef process_data(records, strict=False):\n    return [normalize(r) for r in records]\n\n\ndef total(records):\n    return len(process_data(records))\n",
+		"app/api.py":      "from app.records import process_data\n\n\ndef handle_request(payload):\n    return process_data(payload)\n\n\ndef handle_import(batch):\n    return process_data(batch, strict=True)\n\n\ndef handle_all(*args):\n    return process_data(*args)\n",
+		"tests/test_r.py": "from app.records import process_data\n\n\ndef test_process_data():\n    assert process_data([], schema=None) == []\n",
+	}
+	cases := []struct {
+		name, newDef string
+		want         []string
+		risky        int
+	}{
+		{"optional parameter", "def process_data(records, strict=False, limit=None):", []string{
+			"Signature of process_data changed (new optional parameter `limit`), compatibly: all 5 call sites in 5 callers still fit."}, 0},
+		{"required parameter", "def process_data(records, schema, strict=False):", []string{
+			"Signature of process_data changed (new required parameter `schema`):",
+			"Will break 3 of 5 call sites:",
+			"app/api.py:5 handle_request: passes 1 positional argument, process_data now also requires `schema`",
+			"app/api.py:9 handle_import: passes 1 positional argument and `strict`, process_data now also requires `schema`",
+			"app/records.py:10 total: passes 1 positional argument, process_data now also requires `schema`",
+			"Cannot check 1 call site:\n  app/api.py:13 handle_all: unpacks its arguments",
+			"1 other call site still fit.",
+		}, 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, s := range files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+				os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
+			}
+			res, err := index.Build(dir, config.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &indexHost{root: dir, res: res}
+			p := filepath.Join(dir, "app", "records.py")
+			os.WriteFile(p, []byte(strings.Replace(files["app/records.py"], "def process_data(records, strict=False):", c.newDef, 1)), 0o644)
+			_, after, err := h.Apply(context.Background(), dir, []string{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := diffFile(res.Graph, after, "app/records.py", lineChanges{})
+			r := newSiteReader(dir)
+			defer r.close()
+			text, risky := editCard(res.Graph, after, "app/records.py", cs, 2000, r)
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("card lacks %q:\n%s", w, text)
+				}
+			}
+			n := 0
+			for _, e := range risky {
+				n += len(e.Callers)
+			}
+			if n != c.risky {
+				t.Errorf("%d callers to follow up at Stop, want %d: %+v", n, c.risky, risky)
+			}
+		})
 	}
 }

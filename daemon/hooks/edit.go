@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/graph"
 )
 
@@ -31,6 +32,7 @@ type caller struct {
 	Lines []int  `json:"lines,omitempty"` // every call site in Path
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	Lang  string `json:"lang,omitempty"`
 }
 
 // sites is "path:l1,l2,l3": every call site of the caller.
@@ -184,7 +186,7 @@ func callersOf(before, after *graph.Graph, id, rel string) []caller {
 	for _, nb := range g.Neighbors(i, graph.In, graph.Filter{}) {
 		n := g.Nodes[nb.Node]
 		c := caller{ID: n.ID, Label: label(n), Path: nb.Path, Start: n.StartLine, End: n.EndLine,
-			Lines: append([]int(nil), nb.Lines...)}
+			Lines: append([]int(nil), nb.Lines...), Lang: n.Lang}
 		// A caller in the edited file may have moved: its call sites move
 		// with it (exact unless the edit changed lines above them inside it).
 		if g == before && n.Path == rel {
@@ -260,7 +262,9 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 		out.reason = "no symbol changed"
 		return out
 	}
-	text, risky := editCard(before, after, r, changes, e.pol.CardMax)
+	sites := newSiteReader(root)
+	defer sites.close()
+	text, risky := editCard(before, after, r, changes, e.pol.CardMax, sites)
 	if len(risky) > 0 {
 		e.withSession(ev, func(s *session) {
 			for _, c := range risky {
@@ -292,7 +296,7 @@ type riskyEdit = edited
 // editCard says what an edit changed, which callers may break and which
 // tests to run. It returns "" when nothing changed that has callers or
 // tests, and the risky edits to remember.
-func editCard(before, after *graph.Graph, rel string, changes []symChange, max int) (string, []riskyEdit) {
+func editCard(before, after *graph.Graph, rel string, changes []symChange, max int, sites *siteReader) (string, []riskyEdit) {
 	var lines []string
 	var risky []riskyEdit
 	var testIDs []string
@@ -335,9 +339,11 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 					l = fmt.Sprintf("RENAMED %s → %s but callers still use the old name: %s.", name, label(c.after), siteList(cs, 4))
 				}
 			case "signature":
-				l = fmt.Sprintf("Signature of %s changed:\n  was: %s\n  now: %s", name, normSig(c.before.Signature), normSig(c.after.Signature))
-				if len(cs) > 0 {
-					l += fmt.Sprintf("\nMay break %s in %s: %s", plural(len(cs), "caller"), plural(callerFileCount(cs), "file"), siteList(cs, 5))
+				var compatible bool
+				l, cs, compatible = signatureLines(c, cs, sites)
+				if compatible {
+					lines = append(lines, l)
+					continue
 				}
 			}
 			lines = append(lines, l)
@@ -402,6 +408,99 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 	}
 	c := card{head: "[ccd edit] " + rel + ":", body: lines, next: next + "."}
 	return c.fit(max), risky
+}
+
+// signatureLines describes a signature change and checks every call site
+// against the new signature: the call sites that will break (and why),
+// those that cannot be checked, and how many still fit. It returns the
+// callers to follow up (those with a site that breaks or cannot be
+// checked) and whether the change is compatible with every call site.
+// Where the language's signatures cannot be read, every caller may break.
+func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []caller, bool) {
+	name := label(c.before)
+	what := compat.Describe(compat.Parse(c.after.Lang, c.before.Signature), compat.Parse(c.after.Lang, c.after.Signature))
+	head := "Signature of " + name + " changed"
+	if what != "" {
+		head += " (" + what + ")"
+	}
+	vs, ok := checkSites(sites, c.before, c.after, cs)
+	if !ok {
+		l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
+		if len(cs) > 0 {
+			l += fmt.Sprintf("\nMay break %s in %s: %s", plural(len(cs), "caller"), plural(callerFileCount(cs), "file"), siteList(cs, 5))
+		}
+		return l, cs, false
+	}
+	var breaks, unknown []siteVerdict
+	fit := 0
+	follow := map[string]bool{}
+	for _, v := range vs {
+		switch v.verdict {
+		case compat.Breaks:
+			breaks = append(breaks, v)
+			follow[v.c.ID] = true
+		case compat.Unknown:
+			unknown = append(unknown, v)
+			follow[v.c.ID] = true
+		default:
+			fit++
+		}
+	}
+	if len(breaks) == 0 && len(unknown) == 0 {
+		if len(vs) == 0 {
+			return fmt.Sprintf("%s, compatibly: no call site.", head), nil, true
+		}
+		return fmt.Sprintf("%s, compatibly: all %s in %s still fit.", head, plural(len(vs), "call site"), plural(len(cs), "caller")), nil, true
+	}
+	l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
+	// list names the sites, those of one caller with one reason together
+	// (use.go:4,5,7 decode: ...).
+	list := func(vs []siteVerdict, max int) {
+		type group struct {
+			c     caller
+			lines []int
+			why   string
+		}
+		var gs []*group
+		by := map[string]*group{}
+		for _, v := range vs {
+			k := v.c.ID + "\x00" + v.why
+			g := by[k]
+			if g == nil {
+				g = &group{c: v.c, why: v.why}
+				by[k] = g
+				gs = append(gs, g)
+			}
+			g.lines = append(g.lines, v.line)
+		}
+		for i, g := range gs {
+			if i == max {
+				l += fmt.Sprintf("\n  +%d more", len(gs)-max)
+				break
+			}
+			c := g.c
+			c.Line, c.Lines = g.lines[0], g.lines
+			l += fmt.Sprintf("\n  %s %s: %s", c.sites(), c.Label, g.why)
+		}
+	}
+	if len(breaks) > 0 {
+		l += fmt.Sprintf("\nWill break %d of %s:", len(breaks), plural(len(vs), "call site"))
+		list(breaks, 4)
+	}
+	if len(unknown) > 0 {
+		l += fmt.Sprintf("\nCannot check %s:", plural(len(unknown), "call site"))
+		list(unknown, 2)
+	}
+	if fit > 0 {
+		l += fmt.Sprintf("\n%s still fit.", plural(fit, "other call site"))
+	}
+	var out []caller
+	for _, c := range cs {
+		if follow[c.ID] {
+			out = append(out, c)
+		}
+	}
+	return l, out, false
 }
 
 func joinMax(xs []string, max int) string {

@@ -1,0 +1,116 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/ccd-dev/ccd/core/compat"
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/parse"
+)
+
+// siteReader reads the arguments of call sites from the workspace's files
+// as they are now, for checking them against a changed signature. One
+// reader serves one card; close it after.
+type siteReader struct {
+	root  string
+	p     *parse.Parser
+	files map[string][]byte
+}
+
+func newSiteReader(root string) *siteReader {
+	return &siteReader{root: root, files: map[string][]byte{}}
+}
+
+func (r *siteReader) close() {
+	if r.p != nil {
+		r.p.Close()
+	}
+}
+
+// calls returns the calls starting on a line of a file of lang.
+func (r *siteReader) calls(path, lang string, line int) []parse.CallArgs {
+	src, ok := r.files[path]
+	if !ok {
+		src, _ = os.ReadFile(filepath.Join(r.root, filepath.FromSlash(path)))
+		r.files[path] = src
+	}
+	if src == nil {
+		return nil
+	}
+	if r.p == nil {
+		reg, err := parse.Default()
+		if err != nil {
+			return nil
+		}
+		r.p = reg.NewParser()
+	}
+	cs, err := r.p.CallsOnLine(lang, src, line)
+	if err != nil {
+		return nil
+	}
+	return cs
+}
+
+// siteVerdict is one call site checked against a new signature.
+type siteVerdict struct {
+	c       caller
+	line    int
+	verdict compat.Verdict
+	why     string
+}
+
+// checkSites checks every call site of callers against the change of
+// target's signature from before to after. ok is false when the language's
+// signatures cannot be read: the card then says "may break" as before.
+func checkSites(r *siteReader, before, after *graph.Node, callers []caller) (out []siteVerdict, ok bool) {
+	oldSig, newSig := compat.Parse(after.Lang, before.Signature), compat.Parse(after.Lang, after.Signature)
+	if !oldSig.OK || !newSig.OK || r == nil {
+		return nil, false
+	}
+	name := after.Name
+	class := parentQual(after.Qual)
+	if i := lastDot(class); i >= 0 {
+		class = class[i+1:]
+	}
+	ctor := name == "__init__" || name == "constructor"
+	selfFirst := len(newSig.Params) > 0 && (newSig.Params[0].Name == "self" || newSig.Params[0].Name == "cls")
+	for _, c := range callers {
+		for _, line := range c.Lines {
+			v := siteVerdict{c: c, line: line, verdict: compat.Unknown, why: "the call could not be found at that line"}
+			for _, a := range r.calls(c.Path, c.Lang, line) {
+				if a.Name != name && !(ctor && a.Name == class) && !(ctor && a.Name == "super") {
+					continue
+				}
+				call := compat.Call{Positional: a.Positional, Keywords: a.Keywords, Spread: a.Spread, KwSpread: a.KwSpread, Results: a.Results}
+				if after.Lang == "python" && selfFirst {
+					switch {
+					case ctor && a.Name == class:
+						call.Bound = true // Cls(...) supplies self
+					case a.Receiver != "" && a.Receiver != class && !hasSuffixDot(a.Receiver, class):
+						call.Bound = true // obj.m(...), self.m(...), super().m(...)
+					}
+				}
+				verdict, why := compat.Check(oldSig, newSig, call, label(after))
+				if v.why == "the call could not be found at that line" || verdict > v.verdict {
+					v.verdict, v.why = verdict, why
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	return out, true
+}
+
+func lastDot(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasSuffixDot(s, suffix string) bool {
+	return len(s) > len(suffix) && s[len(s)-len(suffix)-1] == '.' && s[len(s)-len(suffix):] == suffix
+}

@@ -70,7 +70,11 @@ func claudeBin(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(filepath.Dir(wd), ".tools", "claude", "node_modules", ".bin", "claude")
+	tools := filepath.Join(filepath.Dir(wd), ".tools")
+	if d := os.Getenv("CCD_TOOLS_DIR"); d != "" { // as scripts/install-claude.sh
+		tools = d
+	}
+	bin := filepath.Join(tools, "claude", "node_modules", ".bin", "claude")
 	if _, err := os.Stat(bin); err != nil {
 		msg := fmt.Sprintf("Claude Code %s is not installed at %s: run scripts/install-claude.sh (just test does)", claudeCodeVersion, bin)
 		if os.Getenv("CCD_REQUIRE_CLAUDE") == "1" || os.Getenv("CCD_REQUIRE_LSP") == "1" {
@@ -168,15 +172,16 @@ func (h *ccHarness) project(t *testing.T) string {
 
 // claudeEnv is the environment of a claude run: this process's, without
 // anything that would point Claude Code elsewhere (a real key, a real
-// config, an enclosing Claude Code session), plus the test's daemon world
-// and the fake API.
+// config, an enclosing Claude Code session, a proxy), plus the test's
+// daemon world and the fake API.
 func (h *ccHarness) claudeEnv(api *fakeAPI) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "ANTHROPIC_") || strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "CCD_") ||
 			strings.HasPrefix(k, "AWS_") || strings.HasPrefix(k, "GOOGLE_") || strings.HasPrefix(k, "VERTEX_") ||
-			strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "DISABLE_") || strings.HasPrefix(k, "MCP_") {
+			strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "DISABLE_") || strings.HasPrefix(k, "MCP_") ||
+			strings.HasSuffix(strings.ToUpper(k), "_PROXY") {
 			continue
 		}
 		env = append(env, kv)
@@ -189,6 +194,7 @@ func (h *ccHarness) claudeEnv(api *fakeAPI) []string {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_ERROR_REPORTING=1",
+		"NO_PROXY=127.0.0.1,localhost", // the fake API is local, whatever proxy the machine has
 	)
 }
 

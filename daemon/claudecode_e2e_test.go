@@ -313,6 +313,7 @@ func (r *ccRun) decision(event, tool string, n int) (hooks.Decision, bool) {
 // log), and that it holds each of want.
 func (r *ccRun) checkCard(t *testing.T, c hookContext, tag string, want ...string) {
 	t.Helper()
+	t.Logf("the model received (%s:%s, %d characters):\n%s", c.Event, c.Tool, len(c.Text), c.Text)
 	if !strings.HasPrefix(c.Text, tag) {
 		t.Errorf("%s:%s context does not start with %q:\n%s", c.Event, c.Tool, tag, c.Text)
 	}
@@ -714,6 +715,7 @@ func TestClaudeCode(t *testing.T) {
 				t.Errorf("image block holds no PNG (%v)", err)
 			}
 		}
+		t.Logf("the model received the canvas tool's answer, %d images and:\n%s", images, text)
 		if images < 2 {
 			t.Errorf("canvas impact gave the model %d images, want the impact picture and the board", images)
 		}

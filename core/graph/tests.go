@@ -41,11 +41,14 @@ func IsTestFile(p string) bool {
 	return false
 }
 
-// IsTestFunc reports whether a function is a test by its language's
-// conventions: its name (Go Test*/Benchmark*/Fuzz*/Example* in a test
-// file, pytest and Ruby test_*), its decorators (Java @Test, Rust
-// #[test]), or its enclosing test class (pytest Test* classes).
-func IsTestFunc(lang, file, name, class string, decorators []string) bool {
+// IsTestFunc reports whether a function is a test the language's runner
+// runs: by its name (Go Test*/Fuzz*/Example* in a test file — benchmarks
+// run only with -bench, so they are not; pytest and Ruby test_*), its
+// decorators (Java @Test, Rust #[test]), or its class: pytest's Test*
+// classes and every test* method of a unittest.TestCase subclass,
+// whatever the class is called (its bases, as written, end in TestCase, or
+// its own name does: FnmatchTestCase, WrapTestCases).
+func IsTestFunc(lang, file, name, class string, bases, decorators []string) bool {
 	for _, d := range decorators {
 		last := d[strings.LastIndex(d, ".")+1:]
 		switch last {
@@ -59,20 +62,44 @@ func IsTestFunc(lang, file, name, class string, decorators []string) bool {
 		if !strings.HasSuffix(file, "_test.go") {
 			return false
 		}
-		for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		for _, p := range []string{"Test", "Fuzz", "Example"} {
 			if strings.HasPrefix(name, p) {
 				return true
 			}
 		}
 	case "python":
-		// pytest collects test* functions and the test* methods of test
-		// classes (TestX, or unittest's XTest / XTests).
-		return inTestFile && strings.HasPrefix(name, "test") && (class == "" ||
-			strings.HasPrefix(class, "Test") || strings.HasSuffix(class, "Test") || strings.HasSuffix(class, "Tests"))
+		if !strings.HasPrefix(name, "test") {
+			return false
+		}
+		if class == "" {
+			return inTestFile
+		}
+		if IsTestCaseClass(class, bases) {
+			return true
+		}
+		// pytest collects the test* methods of Test* classes; unittest-style
+		// XTest / XTests names are test classes too.
+		return inTestFile && (strings.HasPrefix(class, "Test") || strings.HasSuffix(class, "Test") || strings.HasSuffix(class, "Tests"))
 	case "ruby":
 		return inTestFile && strings.HasPrefix(name, "test_")
 	case "javascript", "typescript", "tsx", "c", "cpp", "bash":
 		return inTestFile && (strings.HasPrefix(name, "test") || strings.HasPrefix(name, "Test"))
+	}
+	return false
+}
+
+// IsTestCaseClass reports whether a Python class is a unittest test case:
+// its name ends in TestCase or TestCases, or a base does (unittest.TestCase,
+// IsolatedAsyncioTestCase, a project's BaseTestCase).
+func IsTestCaseClass(class string, bases []string) bool {
+	if strings.HasSuffix(class, "TestCase") || strings.HasSuffix(class, "TestCases") {
+		return true
+	}
+	for _, b := range bases {
+		b = b[strings.LastIndex(b, ".")+1:]
+		if strings.HasSuffix(b, "TestCase") || strings.HasSuffix(b, "TestCases") {
+			return true
+		}
 	}
 	return false
 }

@@ -262,9 +262,11 @@ func (l *lazyFingerprint) get() string {
 }
 
 // fingerprint hashes what resolution reads: every file's path and content
-// hash, and the project facts.
+// hash, and the project facts; and the resolver's version.
 func fingerprint(files []*facts.File, proj *resolve.Project) string {
 	h := sha256.New()
+	// A graph resolved by another resolver is not the one this would make.
+	fmt.Fprintf(h, "resolver %d\x00", resolve.Version)
 	for _, f := range files {
 		io.WriteString(h, f.Path)
 		h.Write([]byte{0})

@@ -27,6 +27,13 @@ type Project struct {
 	IncludeDirs []string // C/C++ include directories, relative to the root
 }
 
+// Version numbers what the resolver makes of the same facts: bump it when
+// the graph it builds changes (new edges, other test flags), so stored
+// graphs and refinements made by an older one are not reused.
+// 2: Python unittest.TestCase classes of any name; Go benchmarks are not
+// tests.
+const Version = 2
+
 // GoModule is a go.mod: the module path and its directory.
 type GoModule struct{ Dir, Path string }
 
@@ -400,8 +407,9 @@ func (r *resolver) fileNodes(fi *fileInfo, out []*graph.Node) []*graph.Node {
 			n.Kind = graph.Class
 		}
 		class := ""
+		var bases []string
 		if d.Parent >= 0 && f.Defs[d.Parent].Kind == facts.Class {
-			class = f.Defs[d.Parent].Name
+			class, bases = f.Defs[d.Parent].Name, f.Defs[d.Parent].Bases
 		}
 		if d.Owner != "" {
 			class = d.Owner
@@ -410,7 +418,7 @@ func (r *resolver) fileNodes(fi *fileInfo, out []*graph.Node) []*graph.Node {
 			}
 		}
 		if n.Kind == graph.Func {
-			n.Test = graph.IsTestFunc(f.Lang, f.Path, d.Name, class, d.Decorators)
+			n.Test = graph.IsTestFunc(f.Lang, f.Path, d.Name, class, bases, d.Decorators)
 		}
 		out = append(out, n)
 	}

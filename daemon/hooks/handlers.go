@@ -18,6 +18,13 @@ const initRetry = 5 * time.Second
 const armedText = "[ccd] AutoContext armed: no project here yet. ccd indexes the workspace as soon as you open, search or clone one; nothing to do meanwhile."
 
 func (e *Engine) sessionStart(ev *Event) outcome {
+	if ev.Source == "compact" || ev.Source == "clear" {
+		// The context was emptied (with or without a PreCompact first):
+		// every card is new to the model again.
+		e.withSession(ev, func(s *session) {
+			s.Cards, s.Cool = map[string]time.Time{}, map[string]time.Time{}
+		})
+	}
 	root := e.locate(ev.Cwd)
 	if root == "" {
 		root = e.locate(ev.ProjectDir)
@@ -376,6 +383,11 @@ func (e *Engine) preCompact(ev *Event) outcome {
 	if root != "" {
 		e.host.SnapshotBoard(root)
 	}
+	// Compaction takes the cards out of the model's context: what was
+	// shown is new again (the orientation card that follows above all).
+	e.withSession(ev, func(s *session) {
+		s.Cards, s.Cool = map[string]time.Time{}, map[string]time.Time{}
+	})
 	e.sess.flush()
 	return outcome{root: root, reason: "board snapshot"}
 }

@@ -346,7 +346,7 @@ func checkPython(new Sig, call Call, name string) (Verdict, string) {
 		}
 	}
 	if call.Spread || call.KwSpread {
-		return Unknown, "unpacks its arguments (*args or **kwargs): which parameters they fill cannot be told"
+		return Unknown, "unpacks its arguments (*args or **kwargs)"
 	}
 	var missing []string
 	for _, n := range required(ps, Normal, PosOnly, KwOnly) {
@@ -377,7 +377,7 @@ func quote(ks []string) []string {
 
 func checkJS(new Sig, call Call, name string) (Verdict, string) {
 	if call.Spread {
-		return Unknown, "spreads its arguments (...xs): how many it passes cannot be told"
+		return Unknown, "spreads its arguments (...xs)"
 	}
 	need := len(required(new.Params, Normal))
 	// Required parameters after an optional one still count up to the last.

@@ -157,7 +157,7 @@ func TestEditCardNamesEveryCallSite(t *testing.T) {
 	}
 	cs := diffFile(before, after, "dec.go", lineChanges{})
 	text, _ := editCard(before, after, "dec.go", cs, 900, newSiteReader(dir))
-	if !strings.Contains(text, "use.go:4,5,7 decode: passes 1 argument, literalStore now takes 2") {
+	if !strings.Contains(text, "passes 1 argument, literalStore now takes 2: use.go:4,5,7 decode") {
 		t.Errorf("the card does not cite every call site:\n%s", text)
 	}
 }
@@ -183,10 +183,9 @@ func TestSignatureCards(t *testing.T) {
 		{"required parameter", "def process_data(records, schema, strict=False):", []string{
 			"Signature of process_data changed (new required parameter `schema`):",
 			"Will break 3 of 5 call sites:",
-			"app/api.py:5 handle_request: passes 1 positional argument, process_data now also requires `schema`",
-			"app/api.py:9 handle_import: passes 1 positional argument and `strict`, process_data now also requires `schema`",
-			"app/records.py:10 total: passes 1 positional argument, process_data now also requires `schema`",
-			"Cannot check 1 call site:\n  app/api.py:13 handle_all: unpacks its arguments",
+			"passes 1 positional argument, process_data now also requires `schema`: app/api.py:5 handle_request; app/records.py:10 total",
+			"passes 1 positional argument and `strict`, process_data now also requires `schema`: app/api.py:9 handle_import",
+			"Cannot check 1 call site:\n  unpacks its arguments (*args or **kwargs): app/api.py:13 handle_all",
 			"1 other call site still fit.",
 		}, 4},
 	}

@@ -453,34 +453,52 @@ func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []call
 		return fmt.Sprintf("%s, compatibly: all %s in %s still fit.", head, plural(len(vs), "call site"), plural(len(cs), "caller")), nil, true
 	}
 	l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
-	// list names the sites, those of one caller with one reason together
-	// (use.go:4,5,7 decode: ...).
+	// list names the sites by reason: "  why: a.go:4,5 f; b.go:9 g" (the
+	// sites of one caller together), at most max sites a reason, then
+	// "+N more".
 	list := func(vs []siteVerdict, max int) {
 		type group struct {
-			c     caller
-			lines []int
-			why   string
+			why     string
+			callers []*caller
+			by      map[string]*caller
+			n       int
 		}
 		var gs []*group
-		by := map[string]*group{}
+		byWhy := map[string]*group{}
 		for _, v := range vs {
-			k := v.c.ID + "\x00" + v.why
-			g := by[k]
+			g := byWhy[v.why]
 			if g == nil {
-				g = &group{c: v.c, why: v.why}
-				by[k] = g
+				g = &group{why: v.why, by: map[string]*caller{}}
+				byWhy[v.why] = g
 				gs = append(gs, g)
 			}
-			g.lines = append(g.lines, v.line)
-		}
-		for i, g := range gs {
-			if i == max {
-				l += fmt.Sprintf("\n  +%d more", len(gs)-max)
-				break
+			c := g.by[v.c.ID]
+			if c == nil {
+				cc := v.c
+				cc.Lines = nil
+				c = &cc
+				g.by[v.c.ID] = c
+				g.callers = append(g.callers, c)
 			}
-			c := g.c
-			c.Line, c.Lines = g.lines[0], g.lines
-			l += fmt.Sprintf("\n  %s %s: %s", c.sites(), c.Label, g.why)
+			c.Lines = append(c.Lines, v.line)
+			c.Line = c.Lines[0]
+			g.n++
+		}
+		for _, g := range gs {
+			var items []string
+			shown := 0
+			for _, c := range g.callers {
+				if shown >= max {
+					break
+				}
+				items = append(items, c.sites()+" "+c.Label)
+				shown += len(c.Lines)
+			}
+			more := ""
+			if g.n > shown {
+				more = fmt.Sprintf("; +%d more", g.n-shown)
+			}
+			l += fmt.Sprintf("\n  %s: %s%s", g.why, strings.Join(items, "; "), more)
 		}
 	}
 	if len(breaks) > 0 {

@@ -80,3 +80,15 @@ bench-quick: build
 # after reviewing the change that moves them; `git diff` shows what moved.
 update-golden:
     go test ./core/board ./core/index ./core/render ./core/search ./core/search/dsl ./daemon ./daemon/cli ./daemon/mcp ./internal/benchmd -update
+
+# Score ccd's affected tests against the mutation oracle's cached truth
+# (testdata/mutation/: the tests that fail when a function is made to fail
+# on entry, in chi, pflag, toml and a slice of the Python stdlib) and write
+# MUTATION.md; seconds (internal/mutation).
+mutation:
+    go run ./internal/mutation/cmd/ccd-mutation --out MUTATION.md
+
+# Recompute that truth first (every mutant runs its corpus's test suite,
+# one at a time: about an hour on 2 cores), then write MUTATION.md.
+mutation-refresh:
+    go run ./internal/mutation/cmd/ccd-mutation --refresh --out MUTATION.md

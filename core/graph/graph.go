@@ -146,6 +146,10 @@ type Graph struct {
 	// between graphs) as edges are sorted by From.
 	outEdge []int
 	outIota bool // outEdge is 0, 1, ...: edges are sorted by From
+
+	// dispatch maps methods to the interface methods they implement,
+	// built on first use (reach.go).
+	dispatch dispatchIndex
 }
 
 // New sorts nodes and edges into a canonical order, merges duplicate edges

@@ -6,26 +6,34 @@ import (
 
 // Impact is the blast radius of one target: 1-hop callers and callees
 // (aggregated as in an impact view), the transitive inbound slice up to a
-// depth, and the tests that slice reaches.
+// depth, and the tests that reach the target through its whole reverse
+// call closure (not limited to the depth; see TestsOf).
 type Impact struct {
 	Target   int
 	Callers  []Neighbor
 	Callees  []Neighbor
 	Upstream []Hit // transitive callers, nearest first
 	Tests    []int
-	Depth    int
+	// TestsComplete says the search for tests saw the whole closure;
+	// Dispatch marks the tests found only through interface methods.
+	TestsComplete bool
+	Dispatch      map[int]bool
+	Depth         int
 }
 
 // Impact computes the impact of node i. depth bounds the transitive slice
 // (<= 0: unlimited).
 func (g *Graph) Impact(i, depth int, f Filter) Impact {
+	tr := g.TestsOf(i, f, 0)
 	return Impact{
-		Target:   i,
-		Callers:  g.Neighbors(i, In, f),
-		Callees:  g.Neighbors(i, Out, f),
-		Upstream: g.Slice(i, In, depth, f),
-		Tests:    g.Tests(i, depth, f),
-		Depth:    depth,
+		Target:        i,
+		Callers:       g.Neighbors(i, In, f),
+		Callees:       g.Neighbors(i, Out, f),
+		Upstream:      g.Slice(i, In, depth, f),
+		Tests:         tr.Tests,
+		TestsComplete: tr.Complete,
+		Dispatch:      tr.Dispatch,
+		Depth:         depth,
 	}
 }
 

@@ -21,8 +21,9 @@ const (
 // target in the centre, its callers above and callees below (aggregated
 // to classes when the target is a class or module; at most 8 boxes a side,
 // then "+N more"), call counts on the arrows, weak edges (name-match,
-// inferred) dashed, and the tests its inbound slice reaches within depth
-// (<= 0: unlimited).
+// inferred) dashed, and the tests that reach it through its callers at any
+// depth. depth bounds the upstream count shown in the subtitle (<= 0:
+// unlimited).
 func Impact(g *graph.Graph, node int, depth int, opt Options) *Picture {
 	sc := newScene("impact")
 	if g == nil || len(g.Nodes) == 0 {

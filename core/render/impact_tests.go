@@ -12,9 +12,9 @@ import (
 func (d *impactDraw) tests(x, y, w float64) float64 {
 	sc, g := d.sc, d.g
 	ts := d.im.Tests
-	depthText := fmt.Sprintf("within depth %d", d.depth)
-	if d.depth <= 0 {
-		depthText = "at any depth"
+	depthText := "at any depth"
+	if !d.im.TestsComplete {
+		depthText = fmt.Sprintf("(the search stopped after %d symbols: there may be more)", graph.TestBudget)
 	}
 	cols := max(1, int((w-24)/300))
 	maxRows := 4

@@ -52,18 +52,26 @@ type Test struct {
 	Label string `json:"label"`
 	Path  string `json:"path"`
 	Line  int    `json:"line,omitempty"`
+	// Via is "interface" for a test that reaches the target only through
+	// an interface method the target implements.
+	Via string `json:"via,omitempty"`
 }
 
 // Impact is the blast radius of one symbol.
 type Impact struct {
-	Target       graph.ExportNode `json:"target"`
-	Callers      []Neighbor       `json:"callers"`
-	Callees      []Neighbor       `json:"callees"`
-	BlastRadius  []Hit            `json:"blast_radius"`
-	Files        []string         `json:"files"`
-	Tests        []Test           `json:"tests"`
-	Depth        int              `json:"depth"`
-	OtherMatches []string         `json:"other_matches"`
+	Target      graph.ExportNode `json:"target"`
+	Callers     []Neighbor       `json:"callers"`
+	Callees     []Neighbor       `json:"callees"`
+	BlastRadius []Hit            `json:"blast_radius"`
+	Files       []string         `json:"files"`
+	Tests       []Test           `json:"tests"`
+	// TestsComplete says the search for tests went through the target's
+	// whole reverse call closure (false: it stopped at a budget, and a
+	// missing test proves nothing). TestCommand runs the tests.
+	TestsComplete bool     `json:"tests_complete"`
+	TestCommand   string   `json:"test_command,omitempty"`
+	Depth         int      `json:"depth"`
+	OtherMatches  []string `json:"other_matches"`
 }
 
 // NewImpact builds the report of im; others are further candidates the
@@ -94,8 +102,14 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 	r.Files = append(r.Files, im.Files(g)...)
 	for _, t := range im.Tests {
 		n := g.Nodes[t]
-		r.Tests = append(r.Tests, Test{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine})
+		tt := Test{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine}
+		if im.Dispatch[t] {
+			tt.Via = "interface"
+		}
+		r.Tests = append(r.Tests, tt)
 	}
+	r.TestsComplete = im.TestsComplete
+	r.TestCommand = TestCommand(g, im.Tests)
 	for _, o := range others {
 		r.OtherMatches = append(r.OtherMatches, g.Nodes[o].ID)
 	}
@@ -212,10 +226,23 @@ func (r *Impact) WriteText(w io.Writer) {
 			h := r.BlastRadius[i]
 			return []string{fmt.Sprint(h.Depth), h.Label, loc(h.Path, h.Line), h.Confidence}
 		})
-	section(fmt.Sprintf("Affected tests (%d): tests in the blast radius", len(r.Tests)),
-		[]string{"TEST", "DEFINED AT"}, len(r.Tests), func(i int) []string {
-			return []string{r.Tests[i].Label, loc(r.Tests[i].Path, r.Tests[i].Line)}
-		})
+	testsHead := fmt.Sprintf("Affected tests (%d): tests that reach %s through its callers, at any depth", len(r.Tests), name)
+	switch {
+	case !r.TestsComplete:
+		testsHead += fmt.Sprintf(" (the search stopped after %d symbols: there may be more)", graph.TestBudget)
+	case len(r.Tests) == 0:
+		testsHead = fmt.Sprintf("Affected tests (0): no test reaches %s through its callers", name)
+	}
+	section(testsHead, []string{"TEST", "DEFINED AT", "VIA"}, len(r.Tests), func(i int) []string {
+		via := "calls"
+		if r.Tests[i].Via != "" {
+			via = r.Tests[i].Via
+		}
+		return []string{r.Tests[i].Label, loc(r.Tests[i].Path, r.Tests[i].Line), via}
+	})
+	if r.TestCommand != "" {
+		fmt.Fprintf(w, "  run: %s\n", r.TestCommand)
+	}
 }
 
 // writeTable prints rows as columns two spaces apart, each as wide as its

@@ -455,10 +455,10 @@ func impactSections(out string) []section {
 }
 
 // isColumnHeader reports whether l is the column header of an impact
-// section ("  CALLER   CALL SITES   CONFIDENCE").
+// section ("  CALLER   CALL SITES   CONFIDENCE"), or the tests' "run:" line.
 func isColumnHeader(l string) bool {
 	f := strings.Fields(l)
-	return len(f) > 0 && (f[0] == "CALLER" || f[0] == "CALLEE" || f[0] == "HOPS" || f[0] == "TEST")
+	return len(f) > 0 && (f[0] == "CALLER" || f[0] == "CALLEE" || f[0] == "HOPS" || f[0] == "TEST" || f[0] == "run:")
 }
 
 // hasLine reports whether some line matches the regular expression.

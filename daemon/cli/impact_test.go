@@ -108,8 +108,8 @@ func TestImpactText(t *testing.T) {
 	if got := strings.Join(names(tests, 0), " "); got != "TestRender.test_render test_total" {
 		t.Errorf("affected tests: %q\n%s", got, out)
 	}
-	if !hasLine(tests.lines, `^  test_total\s+tests/test_pricing\.py:5$`) ||
-		!hasLine(tests.lines, `^  TestRender\.test_render\s+tests/test_pricing\.py:10$`) {
+	if !hasLine(tests.lines, `^  test_total\s+tests/test_pricing\.py:5\s+calls$`) ||
+		!hasLine(tests.lines, `^  TestRender\.test_render\s+tests/test_pricing\.py:10\s+calls$`) {
 		t.Errorf("affected tests lack locations:\n%s", out)
 	}
 
@@ -161,7 +161,9 @@ func TestImpactDepth(t *testing.T) {
 	if strings.Join(callers, " ") != strings.Join(got, " ") {
 		t.Errorf("depth 1 blast radius %v differs from the callers %v", got, callers)
 	}
-	if got := names(s["Affected tests"], 0); strings.Join(got, " ") != "test_total" {
+	// Affected tests come from the whole call closure, not the display
+	// depth: test_render reaches total two hops away.
+	if got := names(s["Affected tests"], 0); strings.Join(got, " ") != "TestRender.test_render test_total" {
 		t.Errorf("depth 1 affected tests: %v", got)
 	}
 
@@ -203,13 +205,15 @@ type impactJSON struct {
 		Owner     string `json:"owner"`
 		Test      bool   `json:"test"`
 	} `json:"target"`
-	Callers      []jsonNeighbor `json:"callers"`
-	Callees      []jsonNeighbor `json:"callees"`
-	BlastRadius  []jsonHit      `json:"blast_radius"`
-	Files        []string       `json:"files"`
-	Tests        []jsonTest     `json:"tests"`
-	Depth        int            `json:"depth"`
-	OtherMatches []string       `json:"other_matches"`
+	Callers       []jsonNeighbor `json:"callers"`
+	Callees       []jsonNeighbor `json:"callees"`
+	BlastRadius   []jsonHit      `json:"blast_radius"`
+	Files         []string       `json:"files"`
+	Tests         []jsonTest     `json:"tests"`
+	TestsComplete bool           `json:"tests_complete"`
+	TestCommand   string         `json:"test_command"`
+	Depth         int            `json:"depth"`
+	OtherMatches  []string       `json:"other_matches"`
 }
 
 type jsonTest struct {
@@ -217,6 +221,7 @@ type jsonTest struct {
 	Label string `json:"label"`
 	Path  string `json:"path"`
 	Line  int    `json:"line"`
+	Via   string `json:"via"`
 }
 
 // testIDs lists the ids of the affected tests.
@@ -333,8 +338,10 @@ func TestImpactJSON(t *testing.T) {
 	}
 
 	im, _ = impactJSONOf(t, "total", "--root", dir, "--depth", "1")
-	if im.Depth != 1 || len(im.BlastRadius) != 3 || fmt.Sprint(im.testIDs()) != "[tests/test_pricing.py::test_total]" {
-		t.Errorf("depth 1: depth %d, %d hits, tests %v", im.Depth, len(im.BlastRadius), im.Tests)
+	// The depth bounds the blast radius, not the tests.
+	if im.Depth != 1 || len(im.BlastRadius) != 3 || fmt.Sprint(im.testIDs()) != "[tests/test_pricing.py::TestRender.test_render tests/test_pricing.py::test_total]" ||
+		!im.TestsComplete || !strings.HasPrefix(im.TestCommand, "python -m pytest ") {
+		t.Errorf("depth 1: depth %d, %d hits, tests %v, complete %v, command %q", im.Depth, len(im.BlastRadius), im.Tests, im.TestsComplete, im.TestCommand)
 	}
 
 	// The text and JSON forms agree.

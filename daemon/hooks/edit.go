@@ -301,13 +301,16 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 	var risky []riskyEdit
 	var testIDs []string
 	seenTest := map[string]bool{}
+	searchCut := false // a test search stopped at its budget
 	addTests := func(id string) {
 		g := before
 		i, ok := before.Index(id)
 		if !ok {
 			return
 		}
-		for _, t := range g.Tests(i, 3, graph.Filter{}) {
+		tr := g.TestsOf(i, graph.Filter{}, 0)
+		searchCut = searchCut || !tr.Complete
+		for _, t := range tr.Tests {
 			tid := g.Nodes[t].ID
 			if !seenTest[tid] {
 				seenTest[tid] = true
@@ -400,6 +403,12 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 			next = "run " + cmd
 		} else {
 			next += ", then run " + cmd
+		}
+	} else if searchCut {
+		if next == "" {
+			next = "no test was found within " + fmt.Sprint(graph.TestBudget) + " callers (the search stopped there); check the callers above by hand"
+		} else {
+			next += "; no test was found within the search budget"
 		}
 	} else if next == "" {
 		next = "no test reaches the changed code; check the callers above by hand or add a test"

@@ -177,7 +177,7 @@ func (e *Engine) searchCard(root, id string) (string, string) {
 	n := g.Nodes[first]
 	callers := g.Neighbors(first, graph.In, graph.Filter{})
 	c := card{head: fmt.Sprintf("[ccd search] %s is defined at %s (%s %s, %s, %s).", id, loc(n.Path, n.StartLine),
-		n.Kind, label(n), plural(len(callers), "caller"), plural(len(g.Tests(first, 3, graph.Filter{})), "test"))}
+		n.Kind, label(n), plural(len(callers), "caller"), plural(len(g.TestsOf(first, graph.Filter{}, 0).Tests), "test"))}
 	if len(callers) > 0 {
 		c.body = append(c.body, "Callers: "+callerList(g, callers, true, 4))
 	}
@@ -311,7 +311,7 @@ func impactCard(g *graph.Graph, i, max int) string {
 		return ""
 	}
 	n := g.Nodes[i]
-	tests := g.Tests(i, 3, graph.Filter{})
+	tests := g.TestsOf(i, graph.Filter{}, 0).Tests
 	head := fmt.Sprintf("[ccd impact] %s — %s (%s; %s", label(n), loc(n.Path, n.StartLine), n.Kind, plural(len(callers), "caller"))
 	if f := callerFiles(callers); f > 1 {
 		head += fmt.Sprintf(" in %d files", f)

@@ -1,0 +1,169 @@
+package graph
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// TestBudget is how many nodes a search for the tests of a node visits at
+// most: the whole reverse call closure of nearly every node fits.
+const TestBudget = 20000
+
+// TestReach is what a search for the tests that reach a node found.
+type TestReach struct {
+	// Tests are the test nodes found, by id.
+	Tests []int
+	// Dispatch marks the tests found only through a call of an interface
+	// method the node implements (a Go method reached through the
+	// interface): the call may go elsewhere at run time.
+	Dispatch map[int]bool
+	// Complete says the closure was explored to its end; when false the
+	// budget stopped it and a missing test proves nothing.
+	Complete bool
+	// Visited counts the nodes the search went through.
+	Visited int
+}
+
+// TestsOf searches the whole reverse call closure of node i (every
+// function of a class or module), not limited to a display depth, for the
+// tests that reach it, visiting at most budget nodes (0: TestBudget).
+// Calls through an interface count: a Go method is reached by the callers
+// of the interface methods its type implements.
+func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
+	if budget <= 0 {
+		budget = TestBudget
+	}
+	impls := g.implements()
+	type item struct {
+		n        int
+		dispatch bool
+	}
+	seen := map[int]bool{}
+	var queue []item
+	push := func(n int, dispatch bool) {
+		if !seen[n] {
+			seen[n] = true
+			queue = append(queue, item{n, dispatch})
+		}
+	}
+	for _, s := range g.Seeds(i) {
+		push(s, false)
+	}
+	r := TestReach{Complete: true}
+	found := map[int]bool{}
+	for len(queue) > 0 {
+		if r.Visited >= budget {
+			r.Complete = false
+			break
+		}
+		it := queue[0]
+		queue = queue[1:]
+		r.Visited++
+		if g.Nodes[it.n].Test && !found[it.n] {
+			found[it.n] = true
+			r.Tests = append(r.Tests, it.n)
+			if it.dispatch {
+				if r.Dispatch == nil {
+					r.Dispatch = map[int]bool{}
+				}
+				r.Dispatch[it.n] = true
+			}
+		}
+		for _, ei := range g.In(it.n) {
+			e := g.edges.at(ei)
+			if e.typ == Call && e.conf >= f.MinConfidence {
+				push(int(e.from), it.dispatch)
+			}
+		}
+		for _, m := range impls[it.n] {
+			push(m, true)
+		}
+	}
+	sort.Slice(r.Tests, func(a, b int) bool { return g.Nodes[r.Tests[a]].ID < g.Nodes[r.Tests[b]].ID })
+	return r
+}
+
+// dispatchIndex is built once per graph.
+type dispatchIndex struct {
+	once sync.Once
+	m    map[int][]int
+}
+
+// implements maps each Go method of a concrete type to the interface
+// methods it implements: those of every interface of the workspace whose
+// method names the type's methods cover (by name; embedded interfaces are
+// not followed, so an interface counts with its own methods).
+func (g *Graph) implements() map[int][]int {
+	g.dispatch.once.Do(func() {
+		g.dispatch.m = map[int][]int{}
+		ifaceMethods := map[int]map[string]int{} // interface → method name → node
+		typeMethods := map[int]map[string]int{}  // concrete type → method name → node
+		byID := map[string]int{}
+		for i, n := range g.Nodes {
+			if n.Lang == "go" && n.Kind == Class {
+				byID[n.ID] = i
+			}
+		}
+		for i, n := range g.Nodes {
+			if n.Lang != "go" || n.Kind != Func {
+				continue
+			}
+			owner := n.Owner
+			if owner == "" {
+				if k := strings.LastIndexByte(n.ID, '.'); k > 0 && strings.Contains(n.ID, "::") {
+					owner = n.ID[:k]
+				}
+			}
+			t, ok := byID[owner]
+			if !ok {
+				continue
+			}
+			set := typeMethods
+			if strings.HasSuffix(g.Nodes[t].Signature, " interface") {
+				set = ifaceMethods
+			}
+			if set[t] == nil {
+				set[t] = map[string]int{}
+			}
+			set[t][n.Name] = i
+		}
+		// Candidate types per method name, for the interfaces' first name.
+		byName := map[string][]int{}
+		for t, ms := range typeMethods {
+			for name := range ms {
+				byName[name] = append(byName[name], t)
+			}
+		}
+		for iface, ims := range ifaceMethods {
+			var first string
+			for name := range ims {
+				if first == "" || len(byName[name]) < len(byName[first]) {
+					first = name
+				}
+			}
+			for _, t := range byName[first] {
+				ms := typeMethods[t]
+				all := true
+				for name := range ims {
+					if _, ok := ms[name]; !ok {
+						all = false
+						break
+					}
+				}
+				if !all {
+					continue
+				}
+				for name, im := range ims {
+					m := ms[name]
+					g.dispatch.m[m] = append(g.dispatch.m[m], im)
+				}
+			}
+			_ = iface
+		}
+		for m := range g.dispatch.m {
+			sort.Ints(g.dispatch.m[m])
+		}
+	})
+	return g.dispatch.m
+}

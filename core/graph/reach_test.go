@@ -1,0 +1,70 @@
+package graph
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestTestsOf: tests are found through the whole reverse call closure (not
+// a display depth), through interface methods a Go type implements
+// (marked), and a search cut by its budget says so.
+func TestTestsOf(t *testing.T) {
+	nodes := []*Node{
+		{ID: "n.go::Notifier", Kind: Class, Name: "Notifier", Path: "n.go", Lang: "go", Signature: "Notifier interface"},
+		{ID: "n.go::Notifier.Notify", Kind: Func, Name: "Notify", Path: "n.go", Lang: "go"},
+		{ID: "n.go::Notifier.Close", Kind: Func, Name: "Close", Path: "n.go", Lang: "go"},
+		{ID: "e.go::Email", Kind: Class, Name: "Email", Path: "e.go", Lang: "go", Signature: "Email struct"},
+		{ID: "e.go::Email.Notify", Kind: Func, Name: "Notify", Path: "e.go", Lang: "go", Owner: "e.go::Email"},
+		{ID: "e.go::Email.Close", Kind: Func, Name: "Close", Path: "e.go", Lang: "go", Owner: "e.go::Email"},
+		{ID: "h.go::Half", Kind: Class, Name: "Half", Path: "h.go", Lang: "go", Signature: "Half struct"},
+		{ID: "h.go::Half.Notify", Kind: Func, Name: "Notify", Path: "h.go", Lang: "go", Owner: "h.go::Half"},
+		{ID: "a.go::run", Kind: Func, Name: "run", Path: "a.go", Lang: "go"},
+		{ID: "a.go::deep1", Kind: Func, Name: "deep1", Path: "a.go", Lang: "go"},
+		{ID: "a.go::deep2", Kind: Func, Name: "deep2", Path: "a.go", Lang: "go"},
+		{ID: "a.go::deep3", Kind: Func, Name: "deep3", Path: "a.go", Lang: "go"},
+		{ID: "a_test.go::TestRun", Kind: Func, Name: "TestRun", Path: "a_test.go", Lang: "go", Test: true},
+		{ID: "a_test.go::TestDeep", Kind: Func, Name: "TestDeep", Path: "a_test.go", Lang: "go", Test: true},
+		{ID: "a_test.go::TestEmail", Kind: Func, Name: "TestEmail", Path: "a_test.go", Lang: "go", Test: true},
+	}
+	call := func(from, to string) EdgeSpec {
+		return EdgeSpec{From: from, To: to, Type: Call, Confidence: Resolved, Line: 1}
+	}
+	g := New(nodes, []EdgeSpec{
+		call("a.go::run", "n.go::Notifier.Notify"), // through the interface
+		call("a_test.go::TestRun", "a.go::run"),
+		call("a_test.go::TestEmail", "e.go::Email.Notify"), // directly
+		// four hops deep
+		call("a.go::deep1", "e.go::Email.Close"),
+		call("a.go::deep2", "a.go::deep1"),
+		call("a.go::deep3", "a.go::deep2"),
+		call("a_test.go::TestDeep", "a.go::deep3"),
+	})
+	tests := func(id string, budget int) string {
+		i, _ := g.Index(id)
+		r := g.TestsOf(i, Filter{}, budget)
+		var out []string
+		for _, t := range r.Tests {
+			s := g.Nodes[t].Name
+			if r.Dispatch[t] {
+				s += "(interface)"
+			}
+			out = append(out, s)
+		}
+		return fmt.Sprintf("%v complete=%v", out, r.Complete)
+	}
+	for _, c := range []struct {
+		id     string
+		budget int
+		want   string
+	}{
+		{"e.go::Email.Notify", 0, "[TestEmail TestRun(interface)] complete=true"},
+		{"e.go::Email.Close", 0, "[TestDeep] complete=true"},    // four hops, past a depth of 3
+		{"h.go::Half.Notify", 0, "[] complete=true"},            // Half lacks Close: not a Notifier
+		{"n.go::Notifier.Notify", 0, "[TestRun] complete=true"}, // the interface method itself
+		{"e.go::Email.Close", 2, "[] complete=false"},           // cut by the budget
+	} {
+		if got := tests(c.id, c.budget); got != c.want {
+			t.Errorf("TestsOf(%s, budget %d) = %s, want %s", c.id, c.budget, got, c.want)
+		}
+	}
+}

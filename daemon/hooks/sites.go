@@ -114,3 +114,38 @@ func lastDot(s string) int {
 func hasSuffixDot(s, suffix string) bool {
 	return len(s) > len(suffix) && s[len(s)-len(suffix)-1] == '.' && s[len(s)-len(suffix):] == suffix
 }
+
+// SiteCheck is one call site of a function whose signature changed,
+// checked against the new signature as an edit card does.
+type SiteCheck struct {
+	Path    string // the caller's file, relative to the root
+	Line    int    // the call's line
+	Caller  string // the caller's label
+	Verdict string // "breaks", "fits" or "unknown"
+	Why     string
+}
+
+// CheckSignatureChange checks every call site of node id, whose signature
+// differs between before and after (graphs of the workspace at root, the
+// files on disk as after), the way the edit card does. ok is false when the
+// node is missing from either graph or its language's signatures cannot
+// be read (the card then says "may break" for every caller).
+func CheckSignatureChange(root string, before, after *graph.Graph, id string) (checks []SiteCheck, ok bool) {
+	bi, ok1 := before.Index(id)
+	ai, ok2 := after.Index(id)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	r := newSiteReader(root)
+	defer r.close()
+	rel := after.Nodes[ai].Path
+	vs, ok := checkSites(r, before.Nodes[bi], after.Nodes[ai], callersOf(before, after, id, rel))
+	if !ok {
+		return nil, false
+	}
+	for _, v := range vs {
+		verdict := map[compat.Verdict]string{compat.Fine: "fits", compat.Breaks: "breaks", compat.Unknown: "unknown"}[v.verdict]
+		checks = append(checks, SiteCheck{Path: v.c.Path, Line: v.line, Caller: v.c.Label, Verdict: verdict, Why: v.why})
+	}
+	return checks, true
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/report"
 )
 
 // Depths are the traversal depths scored: ccd's default and unlimited.
@@ -95,7 +96,8 @@ type Example struct {
 
 // Score asks ccd, for every mutant of the truth, for the affected tests of
 // the mutated function (in-process, as `ccd impact` does without a
-// daemon) at each of Depths, and compares them with the tests that failed.
+// daemon: index.Build, graph.Impact, report.NewImpact) at each of Depths,
+// and compares them with the tests that failed.
 func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result, error) {
 	start := time.Now()
 	work := opt.Work
@@ -239,7 +241,16 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 	}
 	named := map[string]bool{}
 	ms := MutantScore{Mutant: m, Node: s.g.Nodes[n].ID, Failing: len(failing), MissedBecauseOf: map[string]int{}}
-	for _, t := range s.g.Tests(n, ds.Depth, graph.Filter{}) {
+	// What `ccd impact --depth D --json` lists under "tests", built the
+	// way the CLI builds it in-process.
+	rep := report.NewImpact(s.g, s.g.Impact(n, ds.Depth, graph.Filter{MinConfidence: graph.NameMatch}), nil)
+	for _, rt := range rep.Tests {
+		t, ok := s.g.Index(rt.ID)
+		if !ok {
+			ms.UnmappedNamed++
+			ds.Unmapped++
+			continue
+		}
 		ids := s.testsOf(t)
 		if len(ids) == 0 {
 			ms.UnmappedNamed++

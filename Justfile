@@ -92,3 +92,18 @@ mutation:
 # one at a time: about an hour on 2 cores), then write MUTATION.md.
 mutation-refresh:
     go run ./internal/mutation/cmd/ccd-mutation --refresh --out MUTATION.md
+
+# Score ccd's call edges against independent call graphs (Go: go/ssa and
+# VTA; Python: jedi; JS/TS: the TypeScript checker) on three or more real
+# packages per language, fetched with go mod download, npm pack and the
+# Python installation, and write ORACLE.md plus per-package JSON under
+# bin/oracle/ (internal/oracle; installs its tools first).
+oracle: build
+    bash scripts/install-oracle.sh
+    go run ./internal/oracle/cmd/ccd-oracle
+
+# The same on one small package per language (pflag, json, commander), in
+# well under two minutes; writes bin/oracle/ORACLE-quick.md.
+oracle-quick: build
+    bash scripts/install-oracle.sh
+    go run ./internal/oracle/cmd/ccd-oracle --quick

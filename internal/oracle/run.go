@@ -131,10 +131,8 @@ func runOne(cfg Config, p Package, home string) (*Result, error) {
 	if err := json.Unmarshal(out, &o); err != nil {
 		return nil, fmt.Errorf("oracle output: %v", err)
 	}
-	opt := Options{Source: SourceReader(root)}
-	if p.Lang == "go" {
-		opt.Extra = []string{"dynamic"}
-	}
+	opt := OptionsFor(p.Lang)
+	opt.Source = SourceReader(root)
 	r := Score(g, &o, opt)
 	r.Package, r.Lang, r.Version = p.Name, p.Lang, version
 	r.Source, r.Sub, r.Note = p.Source, p.Sub, p.Note

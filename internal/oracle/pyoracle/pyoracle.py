@@ -27,10 +27,46 @@ Needs jedi (Debian: apt-get install python3-jedi; run with /usr/bin/python3).
 import ast
 import json
 import os
+import signal
 import sys
 import time
 
 import jedi
+from jedi.inference.gradual import typeshed as _typeshed
+
+# jedi reads standard library modules through typeshed's stubs, also when
+# the package measured is a copy of one (email, json, logging): it would
+# then resolve through the stub's classes (which may lack a method the
+# source defines) instead of the source. The packages under the root get
+# no stub: jedi infers them from their source, as for any other package.
+ROOT_PACKAGES = set()
+_load_stub = _typeshed._try_to_load_stub
+
+
+def _no_stub_for_root(inference_state, import_names, *args, **kwargs):
+    if import_names and import_names[0] in ROOT_PACKAGES:
+        return None
+    return _load_stub(inference_state, import_names, *args, **kwargs)
+
+
+_typeshed._try_to_load_stub = _no_stub_for_root
+
+
+class Timeout(BaseException):
+    """Raised by the alarm when one query runs past its budget (a
+    BaseException, so that jedi's own `except Exception` lets it through)."""
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+signal.signal(signal.SIGALRM, _alarm)
+
+
+def is_stub(name):
+    p = name.module_path
+    return p is not None and str(p).endswith(".pyi")
 
 
 def rel(root, path):
@@ -46,6 +82,9 @@ class Oracle:
         self.env = jedi.InterpreterEnvironment()
         self.project = jedi.Project(self.root)
         self.scripts = {}  # abs path -> jedi.Script
+        self.codes = {}  # abs path -> source text
+        self.reuse = os.environ.get("CCD_PYORACLE_REUSE") == "1"
+        self.budget = float(os.environ.get("CCD_PYORACLE_BUDGET", "3"))
         self.trees = {}  # abs path -> ast.Module
         self.sources = {}  # abs path -> list of line bytes
         self.init_cache = {}  # (abs path, class line) -> (path, line, name)
@@ -67,12 +106,7 @@ class Oracle:
             except (SyntaxError, ValueError) as e:
                 self.trees[path] = None
                 self.errors.append("%s: %s" % (path, e))
-            self.scripts[path] = jedi.Script(
-                code=data.decode("utf-8", "replace"),
-                path=path,
-                project=self.project,
-                environment=self.env,
-            )
+            self.codes[path] = data.decode("utf-8", "replace")
         return self.trees[path]
 
     def char_col(self, path, line, byte_col):
@@ -101,27 +135,53 @@ class Oracle:
             return None
         return r
 
-    def resolve(self, path, line, col):
-        """jedi's targets for the name at (line, col): [(name, how)]."""
-        s = self.scripts[path]
+    def script(self, path):
+        """A Script for the file: a fresh one per query unless reuse is on
+        (one inference state caches what it failed to infer when it hit
+        jedi's execution bounds, and later queries would inherit that)."""
+        if self.reuse and path in self.scripts:
+            return self.scripts[path]
+        s = jedi.Script(code=self.codes[path], path=path, project=self.project, environment=self.env)
+        self.scripts[path] = s
+        return s
+
+    def query(self, what, path, line, col):
+        """goto or infer at (line, col) within the time budget; None when
+        jedi failed or ran out of time."""
+        s = self.script(path)
+        signal.setitimer(signal.ITIMER_REAL, self.budget)
         try:
-            names = s.goto(line, col, follow_imports=True)
+            if what == "goto":
+                return s.goto(line, col, follow_imports=True)
+            return s.infer(line, col)
+        except Timeout:
+            self.count("timeout")
+            self.scripts.pop(path, None)  # its caches may be half made
+            return None
         except Exception as e:  # jedi has bugs on odd code
             self.count("jedi_error")
             if len(self.errors) < 20:
-                self.errors.append("%s:%d:%d goto: %r" % (path, line, col, e))
+                self.errors.append("%s:%d:%d %s: %r" % (path, line, col, what, e))
+            return None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def resolve(self, path, line, col):
+        """jedi's targets for the name at (line, col): [(name, how)]."""
+        names = self.query("goto", path, line, col)
+        if not names:
             return []
-        defs = [(n, "goto") for n in names if n.type in ("function", "class")]
-        if defs or not names:
-            return defs
-        try:
-            inferred = s.infer(line, col)
-        except Exception as e:
-            self.count("jedi_error")
-            if len(self.errors) < 20:
-                self.errors.append("%s:%d:%d infer: %r" % (path, line, col, e))
-            return []
-        return [(n, "infer") for n in inferred if n.type in ("function", "class")]
+        defs = [n for n in names if n.type in ("function", "class")]
+        if defs and all(self.in_root(n) is not None or not is_stub(n) for n in defs):
+            return [(n, "goto") for n in defs]
+        # goto stopped at a variable or a parameter, or landed in a typeshed
+        # stub: infer maps the value to its source.
+        inferred = self.query("infer", path, line, col)
+        how = "goto" if defs else "infer"
+        got = [(n, how) for n in inferred or [] if n.type in ("function", "class")]
+        if not got and defs:
+            return [(n, "goto") for n in defs]
+        return got
 
     def class_node(self, path, line):
         tree = self.load(path)
@@ -236,6 +296,11 @@ def main():
         sys.exit(2)
     start = time.time()
     o = Oracle(sys.argv[1])
+    for entry in os.listdir(o.root):
+        if entry.endswith(".py"):
+            ROOT_PACKAGES.add(entry[:-3])
+        elif os.path.isdir(os.path.join(o.root, entry)):
+            ROOT_PACKAGES.add(entry)
     paths = []
     for d, dirs, files in os.walk(o.root):
         dirs[:] = sorted(x for x in dirs if x != "__pycache__" and not x.startswith("."))

@@ -3,7 +3,7 @@
 // after scripts/install-oracle.sh; `just oracle-quick` with --quick.
 //
 //	ccd-oracle [--quick] [--ccd bin/ccd] [--tools .tools/oracle] [--work bin/oracle] [--out ORACLE.md] [--only NAME,...]
-//	ccd-oracle score [--extra KIND,...] [--root DIR] CCD.json ORACLE.json
+//	ccd-oracle score [--lang go|python|javascript] [--root DIR] CCD.json ORACLE.json
 //
 // The second form scores one pair of files already made and prints the
 // result as JSON (for working on one package by hand).
@@ -99,7 +99,7 @@ func main() {
 
 func score(args []string) error {
 	fs := flag.NewFlagSet("ccd-oracle score", flag.ContinueOnError)
-	extra := fs.String("extra", "", "comma-separated oracle edge kinds that only confirm (Go: dynamic)")
+	lang := fs.String("lang", "", "the package's language (go, python, javascript): the options the harness uses for it")
 	root := fs.String("root", "", "the package's directory, to quote source lines")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -115,10 +115,7 @@ func score(args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := oracle.Options{}
-	if *extra != "" {
-		opt.Extra = strings.Split(*extra, ",")
-	}
+	opt := oracle.OptionsFor(*lang)
 	if *root != "" {
 		opt.Source = oracle.SourceReader(*root)
 	}

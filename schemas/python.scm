@@ -70,3 +70,8 @@
 (assignment
   left: [(identifier) (attribute)] @cc.bind.name
   right: (call function: [(identifier) (attribute)] @cc.bind.call))
+; a name or attribute assigned another one: `a = f`, `self.context_class =
+; Context` (functions and classes used as values)
+(assignment
+  left: [(identifier) (attribute)] @cc.bind.name
+  right: [(identifier) (attribute)] @cc.bind.value)

@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 )
@@ -40,9 +41,17 @@ type typ struct {
 	ctx      *fileInfo // file whose scope the name is looked up in
 	instance bool
 	conf     graph.Confidence
+	// fn is a function used as a value (`a = f`, `self.cb = handler`):
+	// calling the expression calls it.
+	fn defRef
 }
 
-func (t typ) known() bool { return t.module != nil || t.cls.valid() || t.name != "" }
+func (t typ) known() bool { return t.module != nil || t.cls.valid() || t.name != "" || t.fn.valid() }
+
+// lastWins reports whether a later definition of a name replaces an
+// earlier one in the same scope (Python: overload stubs before the
+// implementation, conditional redefinitions).
+func lastWins(fi *fileInfo) bool { return fi.f.Lang == "python" }
 
 func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	spec := c.fi.lang
@@ -85,6 +94,17 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 				}
 			}
 		}
+		// A parameter shadows every outer name: `def g(cb): cb()` calls
+		// whatever is passed, not a function named cb.
+		if c.isParam(call.Caller, name) {
+			return defRef{}, 0
+		}
+		// A local variable holding a function or a class: `a = f; a()`.
+		if t, ok := c.localVar(call.Caller, name, 0); ok {
+			if ref, conf, ok := c.callValue(t); ok {
+				return ref, conf
+			}
+		}
 		ref, conf := c.callable(call.Caller, name, 0)
 		switch {
 		case !ref.valid():
@@ -100,6 +120,12 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		if cls, ok := c.enclosingClass(call.Caller); ok {
 			if m, ok := c.methodOf(cls, name, 0); ok {
 				return m, graph.Resolved
+			}
+			// An attribute holding a function or a class:
+			// `self.context_class = Context` ... `self.context_class(...)`.
+			cls.instance = true
+			if ref, conf, ok := c.callValue(c.fieldType(cls, name, 1)); ok {
+				return ref, conf
 			}
 		}
 		return defRef{}, 0
@@ -136,12 +162,57 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 			}
 			return m, t.conf
 		}
+		if t.instance {
+			if ref, conf, ok := c.callValue(c.fieldType(t, name, 1)); ok {
+				return ref, min(conf, t.conf)
+			}
+		}
 		return defRef{}, 0
 	case t.via != nil:
 		// A receiver bound to a module outside the workspace.
 		return defRef{}, 0
 	}
 	return c.nameMatch(name)
+}
+
+// isParam reports whether name is an unannotated parameter of the
+// function at scope or of a function around it (Python and JS/TS, whose
+// signatures compat reads): such a name is a value passed in, not the
+// outer definition it shadows.
+func (c *callCtx) isParam(scope int, name string) bool {
+	lang := c.fi.f.Lang
+	if lang != "python" && family(lang) != "js" {
+		return false
+	}
+	defs := c.fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		d := &defs[s]
+		if d.Kind != facts.Func || !strings.Contains(d.Signature, name) {
+			continue
+		}
+		for _, p := range compat.Parse(lang, d.Signature).Params {
+			if p.Name == name && p.Type == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callValue is what calling a value of type t calls: the function it
+// holds, or the constructor of the class it holds (not an instance of
+// it). Calls through values are found by flow, so they are inferred.
+func (c *callCtx) callValue(t typ) (defRef, graph.Confidence, bool) {
+	switch {
+	case t.fn.valid():
+		return t.fn, graph.Inferred, true
+	case t.cls.valid() && !t.instance && t.conf != 0:
+		ref, conf := c.construct(t)
+		if ref.valid() {
+			return ref, min(conf, graph.Inferred), true
+		}
+	}
+	return defRef{}, 0, false
 }
 
 // nameMatch is the weak fallback for a member call on a receiver of
@@ -234,14 +305,25 @@ func (c *callCtx) enclosingClass(scope int) (typ, bool) {
 // workspace.
 func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, depth int) (defRef, graph.Confidence) {
 	defs := fi.f.Defs
+	last := lastWins(fi)
 	for s := scope; s >= 0; s = defs[s].Parent {
+		found := -1
 		for _, k := range fi.children[s] {
 			if defs[k].Name == name && (defs[s].Kind == facts.Func || defs[k].Kind == facts.Class) {
-				return defRef{fi, k}, graph.Resolved
+				found = k
+				if !last {
+					break
+				}
 			}
+		}
+		if found >= 0 {
+			return defRef{fi, found}, graph.Resolved
 		}
 	}
 	if ks := fi.top[name]; len(ks) > 0 {
+		if last {
+			return defRef{fi, ks[len(ks)-1]}, graph.Resolved
+		}
 		return defRef{fi, ks[0]}, graph.Resolved
 	}
 	if b := fi.binds[name]; b != nil {
@@ -411,10 +493,29 @@ func (c *callCtx) methodOf(t typ, name string, depth int) (defRef, bool) {
 	}
 	if t.cls.valid() {
 		for _, decl := range c.r.sameScope(t.cls) {
+			found := -1
 			for _, k := range decl.fi.children[decl.idx] {
 				if decl.fi.f.Defs[k].Name == name {
-					return defRef{decl.fi, k}, true
+					found = k
+					if !lastWins(decl.fi) {
+						break
+					}
 				}
+			}
+			if found >= 0 {
+				return defRef{decl.fi, found}, true
+			}
+		}
+		if depth == 0 && t.cls.fi.f.Lang == "python" {
+			// Python looks methods up along the C3 linearization of the
+			// bases (class D(B, C): C's method before B's base's).
+			if mro, ok := c.mro(t, 0); ok {
+				for _, b := range mro[1:] {
+					if m, ok := c.ownMethod(b, name); ok {
+						return m, true
+					}
+				}
+				return defRef{}, false
 			}
 		}
 	}
@@ -433,6 +534,86 @@ func (c *callCtx) methodOf(t typ, name string, depth int) (defRef, bool) {
 		}
 	}
 	return defRef{}, false
+}
+
+// ownMethod finds method name among class t's own members (the last
+// definition in Python).
+func (c *callCtx) ownMethod(t typ, name string) (defRef, bool) {
+	if !t.cls.valid() {
+		return defRef{}, false
+	}
+	for _, decl := range c.r.sameScope(t.cls) {
+		found := -1
+		for _, k := range decl.fi.children[decl.idx] {
+			if decl.fi.f.Defs[k].Name == name {
+				found = k
+				if !lastWins(decl.fi) {
+					break
+				}
+			}
+		}
+		if found >= 0 {
+			return defRef{decl.fi, found}, true
+		}
+	}
+	return defRef{}, false
+}
+
+// mro is the C3 linearization of class t and its workspace bases (bases
+// outside the workspace are left out); ok is false when the bases do not
+// linearize (an inconsistent hierarchy), and lookup then falls back to
+// depth first.
+func (c *callCtx) mro(t typ, depth int) ([]typ, bool) {
+	if depth > maxDepth || !t.cls.valid() {
+		return nil, false
+	}
+	var seqs [][]typ
+	bs := c.bases(t, depth)
+	for _, b := range bs {
+		m, ok := c.mro(b, depth+1)
+		if !ok {
+			return nil, false
+		}
+		seqs = append(seqs, m)
+	}
+	seqs = append(seqs, bs)
+	same := func(a, b typ) bool { return a.cls == b.cls }
+	out := []typ{t}
+	for {
+		var rest [][]typ
+		for _, s := range seqs {
+			if len(s) > 0 {
+				rest = append(rest, s)
+			}
+		}
+		if len(rest) == 0 {
+			return out, true
+		}
+		seqs = rest
+		var pick *typ
+	heads:
+		for _, s := range seqs {
+			h := s[0]
+			for _, o := range seqs {
+				for _, x := range o[1:] {
+					if same(x, h) {
+						continue heads
+					}
+				}
+			}
+			pick = &h
+			break
+		}
+		if pick == nil {
+			return nil, false
+		}
+		out = append(out, *pick)
+		for i, s := range seqs {
+			if same(s[0], *pick) {
+				seqs[i] = s[1:]
+			}
+		}
+	}
 }
 
 // ownedMethod finds a method attached to type tname from outside its body.
@@ -490,6 +671,10 @@ func (c *callCtx) bases(t typ, depth int) []typ {
 // "a.b.C") in the scope of fi.
 func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ {
 	name = strings.ReplaceAll(name, "::", ".")
+	// Python forward references are strings: -> "Parser".
+	if len(name) > 2 && (name[0] == '"' || name[0] == '\'') && name[len(name)-1] == name[0] {
+		name = name[1 : len(name)-1]
+	}
 	if name == "" || depth > maxDepth {
 		return typ{}
 	}
@@ -513,6 +698,11 @@ func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ 
 			break
 		}
 		cur = cc.member(cur, s, depth+1)
+	}
+	if cur.fn.valid() {
+		// A function named as a type: a JS constructor function, whose
+		// methods are found by owner (prototype) name below.
+		cur = typ{}
 	}
 	if cur.known() && cur.module == nil {
 		cur.instance = false
@@ -583,6 +773,8 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 	switch {
 	case ref.isClass():
 		return typ{cls: ref, name: name, ctx: ref.fi, conf: conf}
+	case ref.isFunc() && !c.isParam(scope, name):
+		return typ{fn: ref, conf: conf}
 	case ref.valid() && ref.idx < 0:
 		return typ{module: []*fileInfo{ref.fi}, conf: conf}
 	}
@@ -703,7 +895,12 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 			b := &fi.f.Bindings[bi]
 			if b.Name == name {
 				if t := c.bindingType(b, depth+1); t.known() {
-					t.instance = true
+					// A declared or constructed value is an instance; one
+					// assigned from another name is what that name is (a
+					// class or function object too).
+					if b.FromExpr == "" {
+						t.instance = true
+					}
 					return t, true
 				}
 			}
@@ -781,14 +978,17 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 	}
 	expr = strings.ReplaceAll(strings.ReplaceAll(expr, "::", "."), "->", ".")
 	expr = strings.TrimPrefix(expr, "&")
-	expr = strings.Trim(expr, "()")
-	// A constructor-call receiver: Cls().m(), new Foo().m().
-	if strings.HasSuffix(expr, ")") || strings.Contains(expr, "(") {
+	for len(expr) > 1 && expr[0] == '(' && closing(expr, 0) == len(expr)-1 {
+		expr = expr[1 : len(expr)-1] // (expr)
+	}
+	// A call receiver: Cls(x).m(), new Foo().m(), make_parser().parse():
+	// the type of what the call returns.
+	if strings.Contains(expr, "(") {
 		i := strings.IndexByte(expr, '(')
-		head := strings.TrimPrefix(expr[:i], "new ")
-		if strings.HasSuffix(expr, ")") && strings.Count(expr, "(") == 1 && head != "" {
+		head := strings.TrimSpace(strings.TrimPrefix(expr[:i], "new "))
+		if closing(expr, i) == len(expr)-1 && head != "" && !strings.ContainsAny(head, "()[]{} \"'") {
 			b := facts.Binding{Name: "", FromCall: head, Scope: scope}
-			if t := c.bindingType(&b, depth+1); t.known() {
+			if t := c.bindingType(&b, depth+1); t.known() && !t.fn.valid() {
 				return t
 			}
 		}
@@ -819,4 +1019,22 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		cur = c.member(cur, s, depth+1)
 	}
 	return cur
+}
+
+// closing returns the index of the bracket that closes the one at open in
+// s, or -1.
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -31,8 +31,8 @@ type Project struct {
 // the graph it builds changes (new edges, other test flags), so stored
 // graphs and refinements made by an older one are not reused.
 // 2: Python unittest.TestCase classes of any name; Go benchmarks are not
-// tests.
-const Version = 2
+// tests. 3: Python value flow, C3 method order, last definition wins.
+const Version = 3
 
 // GoModule is a go.mod: the module path and its directory.
 type GoModule struct{ Dir, Path string }

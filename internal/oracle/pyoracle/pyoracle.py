@@ -135,20 +135,22 @@ class Oracle:
             return None
         return r
 
-    def script(self, path):
-        """A Script for the file: a fresh one per query unless reuse is on
-        (one inference state caches what it failed to infer when it hit
-        jedi's execution bounds, and later queries would inherit that)."""
-        if self.reuse and path in self.scripts:
+    def script(self, path, fresh=False):
+        """The file's Script, or a fresh one."""
+        if not fresh and path in self.scripts:
             return self.scripts[path]
         s = jedi.Script(code=self.codes[path], path=path, project=self.project, environment=self.env)
         self.scripts[path] = s
         return s
 
-    def query(self, what, path, line, col):
+    def query(self, what, path, line, col, fresh=False):
         """goto or infer at (line, col) within the time budget; None when
         jedi failed or ran out of time."""
-        s = self.script(path)
+        s = self.script(path, fresh)
+        # jedi bounds the function executions of one inference state (200
+        # in all, 6 per function): start each query with fresh bounds, as
+        # jedi does between the names it completes.
+        s._inference_state.reset_recursion_limitations()
         signal.setitimer(signal.ITIMER_REAL, self.budget)
         try:
             if what == "goto":
@@ -167,8 +169,21 @@ class Oracle:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
     def resolve(self, path, line, col):
-        """jedi's targets for the name at (line, col): [(name, how)]."""
-        names = self.query("goto", path, line, col)
+        """jedi's targets for the name at (line, col): [(name, how)].
+
+        One Script serves all the queries of a file, but what an inference
+        state failed to infer once (it hit jedi's bounds) stays failed in
+        its caches: a query that resolves to nothing is asked again of a
+        fresh Script."""
+        got = self._resolve(path, line, col, False)
+        if not got and not self.reuse:
+            got = self._resolve(path, line, col, True)
+            if got:
+                self.count("found_by_fresh_script")
+        return got
+
+    def _resolve(self, path, line, col, fresh):
+        names = self.query("goto", path, line, col, fresh)
         if not names:
             return []
         defs = [n for n in names if n.type in ("function", "class")]

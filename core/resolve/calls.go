@@ -3,7 +3,6 @@ package resolve
 import (
 	"strings"
 
-	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 )
@@ -16,6 +15,13 @@ type callCtx struct {
 	// into other files' scopes (fi), but only origin's bindings are marked
 	// as used, so no goroutine writes another file's state.
 	origin *fileInfo
+	// mros memoizes class linearizations while origin's calls resolve.
+	mros map[defRef]mroResult
+}
+
+type mroResult struct {
+	order []typ
+	ok    bool
 }
 
 // in returns a context for looking things up in another file's scope.
@@ -23,7 +29,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 	if fi == c.fi {
 		return c
 	}
-	return &callCtx{r: c.r, fi: fi, origin: c.origin}
+	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros}
 }
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
@@ -176,9 +182,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 }
 
 // isParam reports whether name is an unannotated parameter of the
-// function at scope or of a function around it (Python and JS/TS, whose
-// signatures compat reads): such a name is a value passed in, not the
-// outer definition it shadows.
+// function at scope or of a function around it (Python and JS/TS): such a
+// name is a value passed in, not the outer definition it shadows. It reads
+// the one-line signatures without allocating: it runs for every bare call.
 func (c *callCtx) isParam(scope int, name string) bool {
 	lang := c.fi.f.Lang
 	if lang != "python" && family(lang) != "js" {
@@ -187,16 +193,52 @@ func (c *callCtx) isParam(scope int, name string) bool {
 	defs := c.fi.f.Defs
 	for s := scope; s >= 0; s = defs[s].Parent {
 		d := &defs[s]
-		if d.Kind != facts.Func || !strings.Contains(d.Signature, name) {
-			continue
+		if d.Kind == facts.Func && strings.Contains(d.Signature, name) && untypedParam(d.Signature, name) {
+			return true
 		}
-		for _, p := range compat.Parse(lang, d.Signature).Params {
-			if p.Name == name && p.Type == "" {
-				return true
+	}
+	return false
+}
+
+// untypedParam reports whether the parameter list of sig (the first
+// bracketed group) has a parameter called name without a type annotation
+// (`name`, `name=1`, `*name`, `...name`; not `name: T`).
+func untypedParam(sig, name string) bool {
+	open := strings.IndexByte(sig, '(')
+	if open < 0 {
+		return false
+	}
+	depth := 0
+	start := open + 1
+	for i := open; i < len(sig); i++ {
+		switch sig[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				return itemIs(sig[start:i], name)
+			}
+		case ',':
+			if depth == 1 {
+				if itemIs(sig[start:i], name) {
+					return true
+				}
+				start = i + 1
 			}
 		}
 	}
 	return false
+}
+
+// itemIs reports whether one parameter item names name, untyped.
+func itemIs(item, name string) bool {
+	item = strings.TrimLeft(strings.TrimSpace(item), "*.")
+	if !strings.HasPrefix(item, name) {
+		return false
+	}
+	rest := strings.TrimLeft(item[len(name):], " ?")
+	return rest == "" || rest[0] == '='
 }
 
 // callValue is what calling a value of type t calls: the function it
@@ -567,6 +609,19 @@ func (c *callCtx) mro(t typ, depth int) ([]typ, bool) {
 	if depth > maxDepth || !t.cls.valid() {
 		return nil, false
 	}
+	if r, ok := c.mros[t.cls]; ok {
+		return r.order, r.ok
+	}
+	order, ok := c.linearize(t, depth)
+	if c.mros == nil {
+		c.mros = map[defRef]mroResult{}
+	}
+	c.mros[t.cls] = mroResult{order, ok}
+	return order, ok
+}
+
+// linearize computes mro.
+func (c *callCtx) linearize(t typ, depth int) ([]typ, bool) {
 	var seqs [][]typ
 	bs := c.bases(t, depth)
 	for _, b := range bs {

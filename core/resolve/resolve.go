@@ -498,7 +498,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: fi.ids[i], Type: graph.Contains})
 	}
-	c := &callCtx{r: r, fi: fi, origin: fi}
+	c := &callCtx{r: r, fi: fi, origin: fi, mros: map[defRef]mroResult{}}
 	for i := range f.Calls {
 		call := &f.Calls[i]
 		to, conf := c.resolveCall(call)

@@ -341,7 +341,8 @@ func Score(g *Graph, o *Oracle, opt Options) *Result {
 	for _, f := range o.Files {
 		files[f] = true
 	}
-	r := &Result{Tool: o.Tool, Files: len(o.Files), ByConfidence: map[string]*Counts{}, ByKind: map[string]*Counts{}}
+	r := &Result{Tool: o.Tool, Files: len(o.Files), ByConfidence: map[string]*Counts{}, ByKind: map[string]*Counts{},
+		Missed: []Site{}, Spurious: []Site{}}
 
 	nodes := map[string]Node{}
 	idx := map[string]*fileIndex{}

@@ -17,6 +17,14 @@ inherits from a class defined under ROOT (the first found depth-first
 through the bases, each base resolved by jedi), else to the class itself:
 the convention ccd's export follows.
 
+jedi's costs: each query gets a budget of CPU time (CCD_PYORACLE_BUDGET,
+default 1 s; jedi infers a parameter from every call of its function and
+that can run for minutes); a query past it counts as a timeout and as
+unresolved. One Script serves a file's queries, and a query that resolves
+to nothing is asked again of a fresh Script (an inference state keeps what
+it once failed to infer). The packages under ROOT are read from their
+source, never through typeshed's stubs (see _no_stub_for_root).
+
 Lines are 1-based. An edge's line is the line the call expression starts
 on; alt holds the line of the callee's name when it differs (a chained
 call spanning lines).
@@ -53,15 +61,16 @@ _typeshed._try_to_load_stub = _no_stub_for_root
 
 
 class Timeout(BaseException):
-    """Raised by the alarm when one query runs past its budget (a
-    BaseException, so that jedi's own `except Exception` lets it through)."""
+    """Raised by the profiling timer when one query has used its CPU budget
+    (CPU time, not wall time, so that a busy machine gets the same answers;
+    a BaseException, so that jedi's own `except Exception` lets it through)."""
 
 
 def _alarm(signum, frame):
     raise Timeout()
 
 
-signal.signal(signal.SIGALRM, _alarm)
+signal.signal(signal.SIGPROF, _alarm)
 
 
 def is_stub(name):
@@ -83,8 +92,12 @@ class Oracle:
         self.project = jedi.Project(self.root)
         self.scripts = {}  # abs path -> jedi.Script
         self.codes = {}  # abs path -> source text
+        # CCD_PYORACLE_REUSE=1: no second try with a fresh Script (faster)
         self.reuse = os.environ.get("CCD_PYORACLE_REUSE") == "1"
-        self.budget = float(os.environ.get("CCD_PYORACLE_BUDGET", "3"))
+        self.timed_out = False
+        # CPU seconds one query may take (jedi's inference of a parameter
+        # through every call of its function can run for minutes)
+        self.budget = float(os.environ.get("CCD_PYORACLE_BUDGET", "1"))
         self.trees = {}  # abs path -> ast.Module
         self.sources = {}  # abs path -> list of line bytes
         self.init_cache = {}  # (abs path, class line) -> (path, line, name)
@@ -151,13 +164,14 @@ class Oracle:
         # in all, 6 per function): start each query with fresh bounds, as
         # jedi does between the names it completes.
         s._inference_state.reset_recursion_limitations()
-        signal.setitimer(signal.ITIMER_REAL, self.budget)
+        signal.setitimer(signal.ITIMER_PROF, self.budget)
         try:
             if what == "goto":
                 return s.goto(line, col, follow_imports=True)
             return s.infer(line, col)
         except Timeout:
             self.count("timeout")
+            self.timed_out = True
             self.scripts.pop(path, None)  # its caches may be half made
             return None
         except Exception as e:  # jedi has bugs on odd code
@@ -166,7 +180,7 @@ class Oracle:
                 self.errors.append("%s:%d:%d %s: %r" % (path, line, col, what, e))
             return None
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
 
     def resolve(self, path, line, col):
         """jedi's targets for the name at (line, col): [(name, how)].
@@ -175,8 +189,9 @@ class Oracle:
         state failed to infer once (it hit jedi's bounds) stays failed in
         its caches: a query that resolves to nothing is asked again of a
         fresh Script."""
+        self.timed_out = False
         got = self._resolve(path, line, col, False)
-        if not got and not self.reuse:
+        if not got and not self.timed_out and not self.reuse:
             got = self._resolve(path, line, col, True)
             if got:
                 self.count("found_by_fresh_script")

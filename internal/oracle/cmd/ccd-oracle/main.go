@@ -37,6 +37,7 @@ func main() {
 	out := fs.String("out", "", "the Markdown report (default ORACLE.md, with --quick bin/oracle/ORACLE-quick.md; - for stdout)")
 	only := fs.String("only", "", "comma-separated package names or languages to measure")
 	command := fs.String("command", "", "the command named in the report (default: just oracle / just oracle-quick)")
+	commit := fs.String("commit", "", "ccd's commit for the report (default: git rev-parse HEAD, with -dirty when core, daemon, schemas or config have uncommitted changes)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if err == flag.ErrHelp {
 			os.Exit(0)
@@ -75,8 +76,15 @@ func main() {
 			rep.Command = "just oracle-quick"
 		}
 	}
-	if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
-		rep.Commit = strings.TrimSpace(string(c))
+	rep.Commit = *commit
+	if rep.Commit == "" {
+		if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+			rep.Commit = strings.TrimSpace(string(c))
+			st, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "core", "daemon", "schemas", "config", "go.mod").Output()
+			if err == nil && len(strings.TrimSpace(string(st))) > 0 {
+				rep.Commit += "-dirty"
+			}
+		}
 	}
 	md := rep.Markdown()
 	dest := *out

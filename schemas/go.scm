@@ -172,6 +172,19 @@
     . [(call_expression function: [(identifier) (selector_expression)] @cc.bind.call)
        (type_conversion_expression type: (generic_type type: (_) @cc.bind.call))]))
 
+; x := v.(*T), x, ok := v.(T): typed by the assertion
+(short_var_declaration
+  left: (expression_list . (identifier) @cc.bind.name)
+  right: (expression_list . (type_assertion_expression type: (_) @cc.bind.type)))
+
+; named results: func f() (d *decoder, err error)
+(function_declaration
+  result: (parameter_list
+    (parameter_declaration name: (identifier) @cc.bind.name type: (_) @cc.bind.type)))
+(method_declaration
+  result: (parameter_list
+    (parameter_declaration name: (identifier) @cc.bind.name type: (_) @cc.bind.type)))
+
 ; ---- qualified references that are not calls (pkg.T in types, pkg.Var);
 ; the extractor keeps those whose qualifier is an import.
 (qualified_type

@@ -114,6 +114,8 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		ref, conf := c.callable(call.Caller, name, 0)
 		switch {
 		case !ref.valid():
+		case ref.isClass() && spec.conversions:
+			// T(x) converts; no code of T runs.
 		case ref.isClass():
 			return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
 		case ref.isFunc():
@@ -152,6 +154,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		ref, conf := c.inModule(t.module, name, 0)
 		if ref.valid() {
 			c.markUsed(t.via, ref.fi)
+			if ref.isClass() && spec.conversions {
+				return defRef{}, 0 // pkg.T(x) converts
+			}
 			if ref.isClass() {
 				return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
 			}
@@ -748,6 +753,10 @@ func (c *callCtx) typeName(fi *fileInfo, scope int, name string, depth int) typ 
 	segs := strings.Split(name, ".")
 	cc := c.in(fi)
 	cur := cc.atom(scope, segs[0], depth)
+	if !cur.known() && cur.via != nil && len(segs) > 1 {
+		// A type of a module outside the workspace (goflag.FlagSet).
+		return typ{via: cur.via}
+	}
 	for _, s := range segs[1:] {
 		if !cur.known() {
 			break
@@ -949,13 +958,19 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
 			if b.Name == name {
-				if t := c.bindingType(b, depth+1); t.known() {
+				t := c.bindingType(b, depth+1)
+				if t.known() {
 					// A declared or constructed value is an instance; one
 					// assigned from another name is what that name is (a
 					// class or function object too).
 					if b.FromExpr == "" {
 						t.instance = true
 					}
+					return t, true
+				}
+				if t.via != nil && b.Type != "" {
+					// Declared with a type from outside the workspace
+					// (newSet *goflag.FlagSet): its methods are not ours.
 					return t, true
 				}
 			}

@@ -21,6 +21,9 @@ type langSpec struct {
 	// reopen: a class or namespace may be declared in several places that
 	// together make one scope (Ruby classes and modules, C++ namespaces).
 	reopen bool
+	// conversions: calling a type converts a value (Go's T(x)); no code of
+	// the type runs, so it is no call edge.
+	conversions bool
 }
 
 var langSpecs = map[string]*langSpec{
@@ -28,7 +31,7 @@ var langSpecs = map[string]*langSpec{
 	"javascript": {self: []string{"this"}, ctor: "constructor", memberNameMatch: true, superCtor: true},
 	"typescript": {self: []string{"this"}, ctor: "constructor", memberNameMatch: true, superCtor: true},
 	"tsx":        {self: []string{"this"}, ctor: "constructor", memberNameMatch: true, superCtor: true},
-	"go":         {memberNameMatch: true},
+	"go":         {conversions: true, memberNameMatch: true},
 	"rust":       {self: []string{"self", "Self"}, memberNameMatch: true},
 	"java":       {self: []string{"this"}, ctor: "=class", implicitSelf: true, memberNameMatch: true, superCtor: true},
 	"ruby":       {self: []string{"self"}, ctor: "initialize", implicitSelf: true, global: true, memberNameMatch: true, reopen: true},

@@ -31,7 +31,9 @@ type Project struct {
 // the graph it builds changes (new edges, other test flags), so stored
 // graphs and refinements made by an older one are not reused.
 // 2: Python unittest.TestCase classes of any name; Go benchmarks are not
-// tests. 3: Python value flow, C3 method order, last definition wins.
+// tests. 3: Python value flow, C3 method order, last definition wins;
+// Go conversions are not calls, assertions and named results type
+// variables, external receiver types never name-match.
 const Version = 3
 
 // GoModule is a go.mod: the module path and its directory.

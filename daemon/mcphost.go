@@ -201,13 +201,32 @@ func (w *workspace) saveBoard(b *board.Board) error {
 	return errors.Join(errs...)
 }
 
-// writeAtomic writes a file through a temporary file and a rename.
+// writeAtomic writes a file through a temporary file of its own (two
+// writers of one file never share one), synced before the rename, so a
+// crash leaves the old content or the new, never a torn file.
 func writeAtomic(p string, data []byte) error {
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, p)
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 func (h mcpHost) Picture(ctx context.Context, root string, req mcp.PictureRequest) ([]byte, error) {

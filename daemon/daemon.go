@@ -84,6 +84,16 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if sock, err = filepath.Abs(sock); err != nil {
+		return err
+	}
+	// The daemon outlives the directory it was started from and serves
+	// many: nothing it does may depend on it (a relative path from a
+	// client, /proc/self/cwd). Every path it takes is made absolute by the
+	// client or refused.
+	if err := os.Chdir("/"); err != nil {
+		return fmt.Errorf("chdir /: %w", err)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("state dir %s: %w", dir, err)
 	}

@@ -1032,3 +1032,41 @@ func TestCLIImpactOnTheBoard(t *testing.T) {
 		t.Errorf("render board: %+v", r)
 	}
 }
+
+// TestDaemonHasNoDirectoryOfItsOwn: the daemon does not work relative to
+// the directory it was started from: a relative root is refused,
+// /proc/self/cwd is the file system root (refused), and a relative
+// CLAUDE_CONFIG_DIR from a hook writes nothing there.
+func TestDaemonHasNoDirectoryOfItsOwn(t *testing.T) {
+	e := newEnv(t)
+	start := tempDir(t)
+	cmd := exec.Command(bins.ccd, "daemon", "--detach")
+	cmd.Dir = start
+	cmd.Env = append(os.Environ(), e.vars...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("daemon --detach: %v\n%s", err, out)
+	}
+	os.MkdirAll(filepath.Join(start, "proj", ".git"), 0o755)
+	os.WriteFile(filepath.Join(start, "proj", "a.py"), []byte("def f():\n    pass\n"), 0o644)
+	for _, root := range []string{"proj", "/proc/self/cwd"} {
+		var in wire.WorkspaceInfo
+		err := e.client().Do(context.Background(), http.MethodPost, "/v1/workspaces", wire.AddWorkspace{Root: root}, &in)
+		var we *wire.Error
+		if !errors.As(err, &we) || we.Code != "bad_root" {
+			t.Errorf("root %q: %v (%+v), want bad_root", root, err, in)
+		}
+	}
+	ev := `{"hook_event_name":"SessionStart","session_id":"r","cwd":"` + filepath.Join(start, "proj") + `","source":"startup"}`
+	resp, err := e.client().Raw(context.Background(), http.MethodPost, "/v1/hook?config_dir=rel-config", strings.NewReader(ev))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(start, "rel-config")); err == nil {
+		t.Error("a relative CLAUDE_CONFIG_DIR was written into the daemon's start directory")
+	}
+	if _, err := os.Stat("/rel-config"); err == nil {
+		t.Error("a relative CLAUDE_CONFIG_DIR was written under /")
+	}
+}

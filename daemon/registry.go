@@ -139,10 +139,11 @@ var systemDirs = map[string]bool{
 // refuses the file system root, the home directory and system directories
 // unless forced.
 func checkRoot(root string, force bool) (string, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", err
+	if !filepath.IsAbs(root) {
+		return "", &errRoot{fmt.Sprintf("workspace %q: not an absolute path", root),
+			"give the project directory's absolute path (the daemon serves many directories and has none of its own)"}
 	}
+	abs := filepath.Clean(root)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}

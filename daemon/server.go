@@ -12,6 +12,7 @@ import (
 	"net/http/pprof"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -402,7 +403,7 @@ func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	env := hooks.Env{ProjectDir: q.Get("project_dir"), ConfigDir: q.Get("config_dir")}
+	env := hooks.Env{ProjectDir: absOnly(q.Get("project_dir")), ConfigDir: absOnly(q.Get("config_dir"))}
 	out, err := d.hooks.Handle(r.Context(), body, env)
 	if err != nil {
 		writeErr(w, http.StatusBadRequest, "bad_event", err.Error(),
@@ -412,6 +413,16 @@ func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
+}
+
+// absOnly keeps an absolute path and drops a relative one, which would
+// mean the daemon's own directory rather than the hook's (a relative
+// CLAUDE_CONFIG_DIR wrote into the repository the daemon was started from).
+func absOnly(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return ""
 }
 
 // handleMCP upgrades the connection (Connection: Upgrade, Upgrade: mcp)

@@ -116,7 +116,8 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer logf.Close()
 	var h slog.Handler = slog.NewTextHandler(logf, nil)
-	if opts.Foreground {
+	if opts.Foreground && !sameFile(os.Stderr, logf) {
+		// Started detached, stderr already is daemon.log: once is enough.
 		h = fanout{h, slog.NewTextHandler(os.Stderr, nil)}
 	}
 	cfg, err := config.Load()
@@ -310,4 +311,11 @@ func peerUID(c *net.UnixConn) (int, error) {
 		return -1, serr
 	}
 	return int(cred.Uid), nil
+}
+
+// sameFile reports whether two open files are one file.
+func sameFile(a, b *os.File) bool {
+	sa, err1 := a.Stat()
+	sb, err2 := b.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

@@ -208,9 +208,18 @@ func StartDetached() error {
 	}
 	defer syscall.Close(null)
 	fd := uintptr(null)
+	// The daemon's own stdout and stderr (a panic, an error before its
+	// logger runs) go to daemon.log in the state dir, never nowhere.
+	out := fd
+	if dir, err := StateDir(); err == nil && mkdirAll(dir, 0o700) == nil {
+		if lf, err := openFile(path.Join(dir, "daemon.log"), syscall.O_CREAT|syscall.O_APPEND|syscall.O_WRONLY, 0o600); err == nil {
+			defer syscall.Close(lf)
+			out = uintptr(lf)
+		}
+	}
 	_, err = syscall.ForkExec(prog, []string{exe, "daemon"}, &syscall.ProcAttr{
 		Env:   syscall.Environ(),
-		Files: []uintptr{fd, fd, fd},
+		Files: []uintptr{fd, out, out},
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	})
 	if err != nil {

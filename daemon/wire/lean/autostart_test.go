@@ -206,10 +206,12 @@ func TestDaemonExe(t *testing.T) {
 }
 
 // TestStartDetached: the daemon runs `ccd daemon` in a session of its
-// own, stdio on /dev/null, with the caller's environment; a bare CCD_EXE
-// is looked up on PATH.
+// own, stdin on /dev/null, stdout and stderr appended to daemon.log in the
+// state dir (a crash leaves a trace), with the caller's environment; a
+// bare CCD_EXE is looked up on PATH.
 func TestStartDetached(t *testing.T) {
-	bin, out := t.TempDir(), t.TempDir()
+	bin, out, home := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("CCD_HOME", home)
 	script := "#!/bin/sh\n" +
 		`set -- "$1" $$ "$(cut -d' ' -f6 /proc/$$/stat)" "$(readlink /proc/$$/fd/0)" "$(readlink /proc/$$/fd/1)" "$LEAN_MARK"` + "\n" +
 		`echo "$@" > "$LEAN_OUT.tmp" && mv "$LEAN_OUT.tmp" "$LEAN_OUT"` + "\n"
@@ -227,8 +229,8 @@ func TestStartDetached(t *testing.T) {
 		b, _ = os.ReadFile(filepath.Join(out, "ran"))
 	}
 	f := strings.Fields(string(b))
-	if len(f) != 6 || f[0] != "daemon" || f[1] != f[2] || f[3] != "/dev/null" || f[4] != "/dev/null" || f[5] != "inherited" {
-		t.Errorf("want `daemon PID PID(session) /dev/null /dev/null inherited`, got %q", b)
+	if log := filepath.Join(home, "daemon.log"); len(f) != 6 || f[0] != "daemon" || f[1] != f[2] || f[3] != "/dev/null" || f[4] != log || f[5] != "inherited" {
+		t.Errorf("want `daemon PID PID(session) /dev/null %s inherited`, got %q", log, b)
 	}
 	t.Setenv("CCD_EXE", "nosuchccd")
 	if err := StartDetached(); err == nil || !strings.Contains(err.Error(), "not found in $PATH") {

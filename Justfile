@@ -102,7 +102,7 @@ oracle: build
     bash scripts/install-oracle.sh
     go run ./internal/oracle/cmd/ccd-oracle
 
-# The same on one small package per language (pflag, json, commander), in
+# The same on one small package per language (pflag, logging, commander), in
 # well under two minutes; writes bin/oracle/ORACLE-quick.md.
 oracle-quick: build
     bash scripts/install-oracle.sh

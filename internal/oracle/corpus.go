@@ -39,9 +39,9 @@ var Corpus = []Package{
 	{Lang: "go", Name: "chi", Source: "go:github.com/go-chi/chi/v5@v5.5.0", Note: "HTTP router: middleware as function values, interfaces, closures"},
 	{Lang: "go", Name: "pflag", Source: "go:github.com/spf13/pflag@v1.1.0", Quick: true, Note: "flag parsing: one Value interface, dozens of implementations, many methods"},
 	{Lang: "go", Name: "toml", Source: "go:github.com/BurntSushi/toml@v1.6.0", Note: "TOML codec: reflection, a hand-written lexer of state functions"},
-	{Lang: "python", Name: "json", Source: "python:json", Quick: true, Note: "stdlib: small, module-level functions and two classes"},
+	{Lang: "python", Name: "json", Source: "python:json", Note: "stdlib: small, module-level functions and two classes"},
 	{Lang: "python", Name: "email", Source: "python:email", Note: "stdlib: class hierarchies, policies, module aliases"},
-	{Lang: "python", Name: "logging", Source: "python:logging", Note: "stdlib: handlers and formatters, inheritance, module globals"},
+	{Lang: "python", Name: "logging", Source: "python:logging", Quick: true, Note: "stdlib: handlers and formatters, inheritance, module globals"},
 	{Lang: "python", Name: "parso", Source: "python:parso", Note: "Debian python3-parso: a parser, deep class trees, mixins"},
 	{Lang: "javascript", Name: "commander", Source: "npm:commander@12.1.0", Quick: true, Note: "CommonJS classes, method chaining"},
 	{Lang: "javascript", Name: "express", Source: "npm:express@4.21.2", Note: "CommonJS prototype methods, `app.x = function`, function values"},
@@ -113,7 +113,19 @@ func fetch(p Package, dir string, log func(string, ...any)) (root, version strin
 	case "python":
 		log("copying %s (/usr/bin/python3)", spec)
 		out, err := command("", nil, PythonOracle, "-c",
-			"import importlib, os, sys\nm = importlib.import_module(sys.argv[1])\nv = getattr(m, '__version__', '') or 'Python ' + sys.version.split()[0]\nprint(os.path.dirname(m.__file__))\nprint(v)", spec)
+			`import importlib, importlib.metadata, os, sys, sysconfig
+m = importlib.import_module(sys.argv[1])
+d = os.path.dirname(m.__file__)
+if os.path.dirname(d) == sysconfig.get_paths()["stdlib"]:
+    v = "Python %s stdlib" % sys.version.split()[0]
+else:
+    try:
+        v = importlib.metadata.version(sys.argv[1])
+    except Exception:
+        v = getattr(m, "__version__", "?")
+    v += " (" + os.path.basename(os.path.dirname(d)) + ")"
+print(d)
+print(v)`, spec)
 		if err != nil {
 			return "", "", err
 		}

@@ -102,17 +102,17 @@ func (rep *Report) Markdown() string {
 	b.WriteString("\n")
 
 	b.WriteString("## Per package\n\n")
-	b.WriteString("| language | package | version | oracle | files | ccd sites | oracle sites | matched | P | R | F1 | pairs P | pairs R | pairs F1 | ccd | oracle |\n")
-	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| language | package | version | oracle | files | ccd sites | oracle sites | matched | P | R | F1 | pairs P | pairs R | pairs F1 | P, checkable | ccd | oracle |\n")
+	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rep.Results {
 		pkg := r.Package
 		if r.Sub != "" {
 			pkg += " (" + r.Sub + "/)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s | %s | **%s** | %s | %s | %s | %.1fs | %.1fs |\n",
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s | %s | **%s** | %s | %s | %s | %s | %.1fs | %.1fs |\n",
 			LangName(r.Lang), pkg, r.Version, r.Tool, r.Files, r.Sites.CCD, r.Sites.Oracle, r.Sites.Matched,
 			f3(r.Sites.Precision()), f3(r.Sites.Recall()), f3(r.Sites.F1()),
-			f3(r.Pairs.Precision()), f3(r.Pairs.Recall()), f3(r.Pairs.F1()),
+			f3(r.Pairs.Precision()), f3(r.Pairs.Recall()), f3(r.Pairs.F1()), f3(r.VerifiablePrecision()),
 			float64(r.CCDMillis)/1000, float64(r.OracleMillis)/1000)
 	}
 	b.WriteString("\n")

@@ -1070,3 +1070,32 @@ func TestDaemonHasNoDirectoryOfItsOwn(t *testing.T) {
 		t.Error("a relative CLAUDE_CONFIG_DIR was written under /")
 	}
 }
+
+// TestHooksSurviveADaemonRestart: a session's hooks go on after the daemon
+// restarts (idle exit, upgrade): the session's memory says the root was
+// announced, and the next hook registers it again rather than go silent.
+func TestHooksSurviveADaemonRestart(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	read := func(file string) string {
+		ev := `{"hook_event_name":"PostToolUse","session_id":"rs","cwd":"` + dir + `","tool_name":"Read","tool_input":{"file_path":"` + filepath.Join(dir, file) + `"}}`
+		return e.run(bins.hook, []byte(ev)).stdout
+	}
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	if out := read("shop/pricing.py"); !strings.Contains(out, "[ccd") {
+		t.Fatalf("first read: no card: %q", out)
+	}
+	e.run(bins.ccd, nil, "stop")
+	waitFor(t, "daemon exit", 30*time.Second, func() bool { return len(e.daemons()) == 0 })
+	read("shop/cli.py") // autostarts the daemon and registers the root again
+	waitFor(t, "the root registered again", 30*time.Second, func() bool {
+		var list []wire.WorkspaceInfo
+		err := e.client().Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list)
+		return err == nil && len(list) == 1 && list[0].State == "ready"
+	})
+	if out := read("shop/models.py"); !strings.Contains(out, "[ccd impact]") {
+		t.Errorf("no card after the restart: %q", out)
+	}
+}

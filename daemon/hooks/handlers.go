@@ -84,7 +84,16 @@ func (e *Engine) announce(ev *Event, root string) string {
 		seen = s.Announced[root]
 		last = s.Cool["init|"+root]
 	})
-	if seen || e.now().Sub(last) < initRetry {
+	if seen {
+		if _, held := e.host.View(root); !held {
+			// Announced to this session by a daemon that has since
+			// restarted (idle exit, upgrade): register the root again,
+			// quietly, so the session's cards go on.
+			e.host.Init(root)
+		}
+		return ""
+	}
+	if e.now().Sub(last) < initRetry {
 		return ""
 	}
 	v, err := e.host.Init(root)

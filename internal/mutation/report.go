@@ -23,7 +23,7 @@ const (
 // Total sums the scores of several corpora at one depth (micro figures
 // over all pairs, macro over all mutants).
 func Total(results []*Result, depthIdx int) *DepthScore {
-	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}}
+	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}}
 	for _, r := range results {
 		d := r.Depths[depthIdx]
 		t.Depth = d.Depth
@@ -33,6 +33,7 @@ func Total(results []*Result, depthIdx int) *DepthScore {
 		t.FP += d.FP
 		t.FN += d.FN
 		t.FPReached += d.FPReached
+		t.FPInterface += d.FPInterface
 		t.Silent += d.Silent
 		t.NamedNoneFail += d.NamedNoneFail
 		t.BothEmpty += d.BothEmpty
@@ -43,6 +44,9 @@ func Total(results []*Result, depthIdx int) *DepthScore {
 		t.macroRN += d.macroRN
 		for h, n := range d.hops {
 			t.hops[h] += n
+		}
+		for c, n := range d.FPByConf {
+			t.FPByConf[c] += n
 		}
 		for _, c := range d.Causes {
 			tc := t.causeOf[c.Name]
@@ -140,7 +144,16 @@ func Markdown(results []*Result, info ReportInfo) string {
 			t = results[0].Depths[i]
 		}
 		w("### Depth %s\n\n", depthName(t.Depth))
-		w("False positives: %d pairs, of which %d ran the function (its failure was caught on the way: ccd's path is real); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.Unmapped)
+		w("False positives: %d pairs; %d of them ran the function (its failure was caught on the way: ccd's path is real), %d were found only through an interface method the function implements (\"via interface\"); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.FPInterface, t.Unmapped)
+		if len(t.FPByConf) > 0 {
+			var parts []string
+			for _, c := range []string{"name-match", "inferred", "resolved", "lsp", "not on a call path (interface dispatch)"} {
+				if n := t.FPByConf[c]; n > 0 {
+					parts = append(parts, fmt.Sprintf("%s %d", c, n))
+				}
+			}
+			w("False positives by the weakest edge on the shortest call path from the test to the function: %s.\n\n", strings.Join(parts, ", "))
+		}
 		w("Missed pairs by cause (the first missing link of the recorded call path from the function to the test):\n\n")
 		w("| cause | pairs | functions |\n|---|---:|---:|\n")
 		for _, c := range t.Causes {
@@ -216,6 +229,25 @@ func Markdown(results []*Result, info ReportInfo) string {
 			w("| `%s` %s:%d | %d | %d / %d | %d / %d |\n", m.Name, m.File, m.Line, x.ms0.Failing, x.ms3.Named, x.ms0.Named, x.ms3.TP, x.ms0.TP)
 		}
 		w("\n")
+		var fps []MutantScore
+		for _, ms := range d0.PerMutant {
+			if ms.Named > ms.TP {
+				fps = append(fps, ms)
+			}
+		}
+		sort.SliceStable(fps, func(a, b int) bool { return fps[a].Named-fps[a].TP > fps[b].Named-fps[b].TP })
+		if len(fps) > 10 {
+			fps = fps[:10]
+		}
+		if len(fps) > 0 {
+			w("Most false positives at unlimited depth (function: named by ccd, of them failing, failing in all):\n\n")
+			w("| function | named | failing among them | failing |\n|---|---:|---:|---:|\n")
+			for _, ms := range fps {
+				m := ms.Mutant
+				w("| `%s` %s:%d | %d | %d | %d |\n", m.Name, m.File, m.Line, ms.Named, ms.TP, ms.Failing)
+			}
+			w("\n")
+		}
 	}
 	return b.String()
 }

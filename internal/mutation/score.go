@@ -56,7 +56,13 @@ type DepthScore struct {
 	// FPReached: false positives whose test did run the function (the
 	// failure was caught somewhere: ccd was right that the test reaches
 	// it).
-	FPReached                   int
+	FPReached int
+	// FPInterface: false positives ccd found only through an interface
+	// method the function implements ("via interface" in the report).
+	FPInterface int
+	// FPByConf counts false positives by the weakest edge confidence on
+	// the shortest call path from the test to the function.
+	FPByConf                    map[string]int
 	Precision, Recall           float64 // micro, over all pairs
 	MacroPrecision, MacroRecall float64 // mean over mutants (that name tests / that have failing tests)
 	macroPN, macroRN            int
@@ -128,7 +134,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 	r := &Result{Corpus: c, Truth: tr, Index: time.Since(t0), Nodes: len(res.Graph.Nodes)}
 	s := newScorer(res.Graph, tree, tr)
 	for _, d := range Depths {
-		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}})
+		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}})
 	}
 	for i := range tr.Mutants {
 		m := &tr.Mutants[i]
@@ -239,7 +245,7 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 	for _, id := range m.Reached {
 		reached[id] = true
 	}
-	named := map[string]bool{}
+	named, via := map[string]bool{}, map[string]bool{}
 	ms := MutantScore{Mutant: m, Node: s.g.Nodes[n].ID, Failing: len(failing), MissedBecauseOf: map[string]int{}}
 	// What `ccd impact --depth D --json` lists under "tests", built the
 	// way the CLI builds it in-process.
@@ -258,18 +264,35 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 		}
 		for _, id := range ids {
 			named[id] = true
+			if rt.Via != "" {
+				via[id] = true
+			}
 		}
 	}
 	ms.Named = len(named)
+	var hits map[int]graph.Hit // the unlimited call slice, by node
+	sliceOf := func() map[int]graph.Hit {
+		if hits == nil {
+			hits = map[int]graph.Hit{}
+			for _, h := range s.g.Slice(n, graph.In, 0, graph.Filter{}) {
+				hits[h.Node] = h
+			}
+		}
+		return hits
+	}
 	for id := range named {
 		if failing[id] {
 			ms.TP++
-		} else {
-			ds.FP++
-			if reached[id] {
-				ds.FPReached++
-			}
+			continue
 		}
+		ds.FP++
+		if reached[id] {
+			ds.FPReached++
+		}
+		if via[id] {
+			ds.FPInterface++
+		}
+		ds.FPByConf[s.weakest(sliceOf(), s.testNode[id])]++
 	}
 	ds.TP += ms.TP
 	ds.FN += len(failing) - ms.TP
@@ -292,18 +315,11 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 		ds.BothEmpty++
 	}
 	if len(failing) > ms.TP {
-		var slice map[int]int // node -> hops, unlimited
 		for _, id := range m.Failing {
 			if named[id] {
 				continue
 			}
-			if slice == nil {
-				slice = map[int]int{}
-				for _, h := range s.g.Slice(n, graph.In, 0, graph.Filter{}) {
-					slice[h.Node] = h.Depth
-				}
-			}
-			cause, detail := s.classify(ds, m, n, id, slice)
+			cause, detail := s.classify(ds, m, n, id, sliceOf())
 			ms.MissedBecauseOf[cause]++
 			ds.addCause(cause, m, id, detail)
 		}
@@ -332,7 +348,7 @@ const (
 
 // classify says why ccd missed failing test id of mutant m (node n), with
 // a detail for the examples.
-func (s *scorer) classify(ds *DepthScore, m *Mutant, n int, id string, slice map[int]int) (string, string) {
+func (s *scorer) classify(ds *DepthScore, m *Mutant, n int, id string, slice map[int]graph.Hit) (string, string) {
 	def := s.testDef[id]
 	t := s.testNode[id]
 	switch {
@@ -343,7 +359,8 @@ func (s *scorer) classify(ds *DepthScore, m *Mutant, n int, id string, slice map
 	case !s.g.Nodes[t].Test:
 		// Recognising the test would find it only if the graph reaches it;
 		// otherwise the path says why not, and the detail says both.
-		if h, ok := slice[t]; ok {
+		if hit, ok := slice[t]; ok {
+			h := hit.Depth
 			if ds.Depth > 0 && h > ds.Depth {
 				ds.hops[h]++
 			}
@@ -352,7 +369,8 @@ func (s *scorer) classify(ds *DepthScore, m *Mutant, n int, id string, slice map
 		cause, detail := s.classifyPath(m, id)
 		return cause, detail + " [and " + s.g.Nodes[t].ID + " is not recognised as a test]"
 	}
-	if h, ok := slice[t]; ok && ds.Depth > 0 {
+	if hit, ok := slice[t]; ok && ds.Depth > 0 {
+		h := hit.Depth
 		ds.hops[h]++
 		return causeDepth, fmt.Sprintf("%d hops", h)
 	}
@@ -408,6 +426,24 @@ func frameFunc(fr string) string {
 		return fr
 	}
 	return fun + " (" + loc + ")"
+}
+
+// weakest is the weakest confidence on the shortest call path from test
+// node t to the slice's seed, or "not in the call slice" (found another
+// way: through an interface method).
+func (s *scorer) weakest(slice map[int]graph.Hit, t int) string {
+	h, ok := slice[t]
+	if !ok {
+		return "not on a call path (interface dispatch)"
+	}
+	weakest := graph.LSP
+	for steps := 0; ok && steps < 1000; steps++ {
+		if c := s.g.Edge(h.Edge).Confidence; c < weakest {
+			weakest = c
+		}
+		h, ok = slice[h.Via]
+	}
+	return weakest.String()
 }
 
 // frameNode maps "file:line Func" to the innermost function node holding

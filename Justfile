@@ -107,3 +107,17 @@ oracle: build
 oracle-quick: build
     bash scripts/install-oracle.sh
     go run ./internal/oracle/cmd/ccd-oracle --quick
+
+# Score the edit card's "will break" against the compilers' cached truth
+# (testdata/breakage/: signature changes of functions in pflag, toml, chi,
+# argparse, email, immer and mobx, and the calls go/types, pyright and the
+# TypeScript compiler reject) and write BREAKAGE.md; seconds
+# (internal/breakage).
+breakage:
+    go run ./internal/breakage/cmd/ccd-breakage --out BREAKAGE.md
+
+# Recompute that truth first (every mutation type-checked, one at a time;
+# pyright and the TypeScript compiler from .tools/: run
+# scripts/install-lsp.sh first; about an hour on 2 cores).
+breakage-refresh:
+    go run ./internal/breakage/cmd/ccd-breakage --refresh --out BREAKAGE.md

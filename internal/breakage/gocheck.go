@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -33,6 +34,13 @@ type goChecker struct {
 	baseline map[string]bool
 	nbase    int
 	cands    []*candidate
+	// last is every error of the last check, as "file:line", and lastNew
+	// how many of them were new; vetBase what go build and go vet report
+	// for the unchanged module (for CrossCheck).
+	last       map[string]bool
+	lastNew    int
+	vetBase    map[string]bool
+	baseFailed bool
 }
 
 // goPkg is one package of the module, as `go list` describes it.
@@ -132,7 +140,66 @@ func newGoChecker(ctx context.Context, root string) (*goChecker, error) {
 	}
 	g.nbase = len(l.errs)
 	g.cands, err = g.candidates(l)
+	if err != nil {
+		return nil, err
+	}
+	g.vetBase, g.baseFailed, err = g.goTool(ctx)
 	return g, err
+}
+
+var goToolErr = regexp.MustCompile(`(?m)^(?:vet: )?(\S+\.go):(\d+):\d+: `)
+
+// goTool runs go build and go vet on every package and returns the
+// file:line of the errors they report, and whether either failed.
+func (g *goChecker) goTool(ctx context.Context) (map[string]bool, bool, error) {
+	errs := map[string]bool{}
+	failed := false
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = g.root
+		cmd.Env = goEnv()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			if _, ok := err.(*exec.ExitError); !ok {
+				return nil, false, fmt.Errorf("go %s: %v", args[0], err)
+			}
+			failed = true
+		}
+		for _, m := range goToolErr.FindAllStringSubmatch(string(out), -1) {
+			errs[filepath.ToSlash(filepath.Clean(m[1]))+":"+m[2]] = true
+		}
+	}
+	return errs, failed, nil
+}
+
+// CrossCheck runs go build and go vet on the mutant as it is on disk: the
+// errors they report (they stop at ten per package and skip the
+// dependents of a broken package) must be among the ones the last Check
+// found, and they must fail exactly when it found new errors.
+func (g *goChecker) CrossCheck(ctx context.Context) (string, error) {
+	errs, failed, err := g.goTool(ctx)
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	fresh := 0
+	for k := range errs {
+		if g.vetBase[k] {
+			continue
+		}
+		fresh++
+		if !g.last[k] {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	switch {
+	case len(missing) > 0:
+		return fmt.Sprintf("go build/vet report errors go/types did not: %s", strings.Join(missing, ", ")), nil
+	case (fresh > 0 || failed && !g.baseFailed) != (g.lastNew > 0):
+		return fmt.Sprintf("go build/vet: %d new errors (failed: %v); go/types: %d", fresh, failed, g.lastNew), nil
+	}
+	return "", nil
 }
 
 func (g *goChecker) Baseline() int { return g.nbase }
@@ -436,6 +503,13 @@ func (g *goChecker) Check(ctx context.Context, c *candidate) ([]Site, []Diag, er
 	}
 	if decl == nil {
 		return nil, nil, fmt.Errorf("%s:%d: %s not found after the mutation", c.File, c.Line, c.Name)
+	}
+	g.last, g.lastNew = map[string]bool{}, 0
+	for _, e := range l.errs {
+		g.last[g.rel(e.pos.Filename)+":"+fmt.Sprint(e.pos.Line)] = true
+		if !g.baseline[e.key()] {
+			g.lastNew++
+		}
 	}
 	bySite := map[*ast.CallExpr]*Site{}
 	var order []*ast.CallExpr

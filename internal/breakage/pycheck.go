@@ -38,6 +38,8 @@ type pyChecker struct {
 	version string
 	base    map[string]bool
 	nbase   int
+	bin     string
+	last    map[string]bool // the errors of the last report
 	cands   []*candidate
 	log     func(string, ...any)
 }
@@ -102,7 +104,7 @@ func newPyChecker(ctx context.Context, t *Tree, repo string, log func(string, ..
 	if err := os.WriteFile(filepath.Join(t.Root, "pyrightconfig.json"), cb, 0o644); err != nil {
 		return nil, err
 	}
-	p := &pyChecker{t: t, helper: helper, docs: make(chan pyDoc, 16), log: log}
+	p := &pyChecker{t: t, helper: helper, docs: make(chan pyDoc, 16), log: log, bin: bin}
 	out, err := exec.CommandContext(ctx, bin, "--version").Output()
 	if err != nil {
 		return nil, fmt.Errorf("pyright --version: %v", err)
@@ -310,6 +312,7 @@ func (p *pyChecker) Check(ctx context.Context, c *candidate) ([]Site, []Diag, er
 		Message string `json:"message"`
 	}
 	var diags []rd
+	p.last = errorKeys(d)
 	for _, x := range d.Diags {
 		if x.Severity != "error" || p.base[x.key()] || !pyRules[x.Rule] {
 			continue
@@ -364,6 +367,50 @@ func (p *pyChecker) Restored(ctx context.Context) error {
 		}
 		p.log("pyright: report after the restore differs from the baseline (%d errors, was %d; %s); waiting for another", n, p.nbase, extra)
 	}
+}
+
+func errorKeys(d pyDoc) map[string]bool {
+	out := map[string]bool{}
+	for _, x := range d.Diags {
+		if x.Severity == "error" {
+			out[x.key()] = true
+		}
+	}
+	return out
+}
+
+// CrossCheck runs a fresh pyright (not in watch mode) on the mutant: its
+// errors must be the ones the watching one reported.
+func (p *pyChecker) CrossCheck(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, p.bin, "--outputjson")
+	cmd.Dir = p.t.Root
+	out, err := cmd.Output()
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			return "", fmt.Errorf("pyright: %v", err)
+		}
+	}
+	var d pyDoc
+	if err := json.Unmarshal(out, &d); err != nil {
+		return "", fmt.Errorf("pyright --outputjson: %v", err)
+	}
+	got := errorKeys(d)
+	var diff []string
+	for k := range got {
+		if !p.last[k] {
+			diff = append(diff, "only the fresh run: "+k)
+		}
+	}
+	for k := range p.last {
+		if !got[k] {
+			diff = append(diff, "only --watch: "+k)
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 4 {
+		diff = append(diff[:4], fmt.Sprintf("+%d more", len(diff)-4))
+	}
+	return strings.Join(diff, "; "), nil
 }
 
 func sortedKeys(m map[string]bool) []string {

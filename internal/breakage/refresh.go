@@ -17,6 +17,11 @@ import (
 // Seed fixes the sample of functions mutated.
 const Seed = 1605
 
+// CrossCheckEvery is how often (one mutation in so many, the first
+// included) the command-line checker runs too, to confirm the in-process
+// one.
+const CrossCheckEvery = 8
+
 // candidate is a function that can be mutated.
 type candidate struct {
 	File  string // relative to the corpus root
@@ -47,6 +52,11 @@ type backend interface {
 	Check(ctx context.Context, c *candidate) ([]Site, []Diag, error)
 	// Restored is called after a mutation is undone on disk.
 	Restored(ctx context.Context) error
+	// CrossCheck runs the language's command-line checker (go build and
+	// go vet, tsc --noEmit, a fresh pyright) on the mutant Check just
+	// checked and says how its errors differ from Check's ("" when they
+	// agree).
+	CrossCheck(ctx context.Context) (string, error)
 	Close() error
 }
 
@@ -151,12 +161,12 @@ func Refresh(ctx context.Context, c Corpus, opt RefreshOptions) (*Truth, error) 
 			m.ID = fmt.Sprintf("%s-%03d", c.Name, len(tr.Mutations)+1)
 			m.Func, m.File, m.Line, m.Name = cd.id, cd.File, cd.Line, cd.Name
 			m.Calls = cd.Calls
-			m.Before = lineAt(src, cd.Line)
+			m.Before = signatureAt(src, cd.Line)
 			after, err := spliceEdits(src, editsIn(m.Edits, cd.File))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", m.ID, err)
 			}
-			m.After = lineAt(after, cd.Line)
+			m.After = signatureAt(after, cd.Line)
 			restore, err := applyEdits(t.Root, m.Edits)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", m.ID, err)
@@ -164,6 +174,18 @@ func Refresh(ctx context.Context, c Corpus, opt RefreshOptions) (*Truth, error) 
 			t0 := time.Now()
 			breaks, other, cerr := be.Check(ctx, cd)
 			m.CheckMS = time.Since(t0).Milliseconds()
+			if cerr == nil && len(tr.Mutations)%CrossCheckEvery == 0 {
+				diff, err := be.CrossCheck(ctx)
+				if err != nil {
+					restore()
+					return nil, fmt.Errorf("%s: cross-check: %v", m.ID, err)
+				}
+				tr.CrossChecks++
+				if diff != "" {
+					tr.CrossMismatches = append(tr.CrossMismatches, m.ID+": "+diff)
+					log("%s: cross-check: %s", m.ID, diff)
+				}
+			}
 			if err := restore(); err != nil {
 				return nil, err
 			}

@@ -39,14 +39,18 @@ type Result struct {
 // MutResult is ccd's answer to one mutation, compared with the checker's.
 type MutResult struct {
 	M *Mutation
-	// Checked is false when ccd could not read the signatures (the card
-	// then says "may break" for every caller) or has no node.
-	Checked bool
-	Sites   []hooks.SiteCheck
+	// Located is false when ccd has no node for the function; Checked
+	// is false when it has none or could not read the signatures (the card
+	// then says "may break" for every caller).
+	Located, Checked bool
+	Sites            []hooks.SiteCheck
 	// TP are ccd's "breaks" sites the checker confirms, FP those it does
 	// not, FN the checker's broken calls ccd does not say break.
 	TP, FP, FN []Ref
 	Unknown    int // sites ccd cannot check ("may break")
+	// self is the mutated function's line range (its own recursive calls
+	// are in it).
+	self [3]int
 }
 
 // Ref is a call site in a comparison, with why it landed there.
@@ -97,6 +101,8 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 			r.Muts = append(r.Muts, mr)
 			continue
 		}
+		n := cur.Graph.Node(m.Func)
+		mr.self = [3]int{0, n.StartLine, n.EndLine}
 		restore, err := applyEdits(t.Root, m.Edits)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", m.ID, err)
@@ -120,7 +126,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 		if cur, _, err = after.Update(files); err != nil {
 			return nil, err
 		}
-		mr.Checked = ok
+		mr.Located, mr.Checked = true, ok
 		mr.Sites = checks
 		cause := ""
 		if !ok {
@@ -212,6 +218,8 @@ func (mr *MutResult) compare(checks []hooks.SiteCheck, noCard string, resolved b
 		cause := noCard
 		switch {
 		case cause != "":
+		case !ok && k.file == m.File && mr.self[1] <= k.line && k.line <= mr.self[2]:
+			cause = "self"
 		case !ok:
 			cause = "no edge"
 		case c.Verdict == "breaks":

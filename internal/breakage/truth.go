@@ -96,10 +96,14 @@ type Truth struct {
 	Baseline int `json:"baseline_errors"`
 	// Candidates is how many functions could be mutated (they have calls,
 	// by ccd's graph or the checker), Functions how many were.
-	Candidates int        `json:"candidates"`
-	Functions  int        `json:"functions"`
-	Seed       int64      `json:"seed"`
-	Mutations  []Mutation `json:"mutations"`
+	Candidates int   `json:"candidates"`
+	Functions  int   `json:"functions"`
+	Seed       int64 `json:"seed"`
+	// CrossChecks counts the mutants also checked with the command-line
+	// checker; CrossMismatches lists where the two disagreed.
+	CrossChecks     int        `json:"cross_checks"`
+	CrossMismatches []string   `json:"cross_mismatches"`
+	Mutations       []Mutation `json:"mutations"`
 	// RefreshSeconds is how long computing this file took.
 	RefreshSeconds float64 `json:"refresh_seconds"`
 }
@@ -222,6 +226,21 @@ func spliceEdits(src []byte, edits []Edit) ([]byte, error) {
 		end = e.Off
 	}
 	return out, nil
+}
+
+// signatureAt returns the definition starting on line n of src on one
+// line: its lines up to the one that opens the body (ends with "{", or
+// ":" in Python, or holds "=>"), at most twelve, spaces collapsed.
+func signatureAt(src []byte, n int) string {
+	var parts []string
+	for i := n; i < n+12; i++ {
+		l := lineAt(src, i)
+		parts = append(parts, l)
+		if strings.HasSuffix(l, "{") || strings.HasSuffix(l, ":") || strings.Contains(l, "=>") || l == "" && i > n {
+			break
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 }
 
 // lineAt returns the 1-based line n of src, without its newline.

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -34,6 +36,9 @@ type tsChecker struct {
 	version string
 	nbase   int
 	cands   []*candidate
+	root    string
+	tsc     string   // bin/tsc of the same TypeScript
+	last    []string // every error of the last check: file:line:code
 }
 
 // typescript returns the directory of node_modules holding TypeScript
@@ -67,7 +72,7 @@ func newTSChecker(ctx context.Context, t *Tree, repo string, log func(string, ..
 	if err := os.WriteFile(helper, b, 0o644); err != nil {
 		return nil, err
 	}
-	c := &tsChecker{stderr: &bytes.Buffer{}}
+	c := &tsChecker{stderr: &bytes.Buffer{}, root: t.Root, tsc: filepath.Join(mods, "typescript", "bin", "tsc")}
 	c.cmd = exec.Command("node", "--max-old-space-size=4096", "--stack-size=8000", helper, mods, t.Root)
 	c.cmd.Stderr = c.stderr
 	if c.in, err = c.cmd.StdinPipe(); err != nil {
@@ -132,6 +137,7 @@ func (c *tsChecker) Check(ctx context.Context, cd *candidate) ([]Site, []Diag, e
 	var res struct {
 		Breaks []Site
 		Other  []Diag
+		All    []string
 		Error  string
 	}
 	if err := c.read(&res); err != nil {
@@ -140,7 +146,44 @@ func (c *tsChecker) Check(ctx context.Context, cd *candidate) ([]Site, []Diag, e
 	if res.Error != "" {
 		return nil, nil, fmt.Errorf("breakage.js: %s", res.Error)
 	}
+	c.last = res.All
 	return res.Breaks, res.Other, nil
+}
+
+var tscErr = regexp.MustCompile(`(?m)^(\S.*?)\((\d+),\d+\): error TS(\d+):`)
+
+// CrossCheck runs tsc --noEmit on the mutant: its errors (file, line,
+// code) must be the ones the compiler API gave.
+func (c *tsChecker) CrossCheck(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, "node", c.tsc, "--noEmit", "--pretty", "false", "-p", c.root)
+	cmd.Dir = c.root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			return "", fmt.Errorf("tsc: %v", err)
+		}
+	}
+	got := map[string]int{}
+	for _, m := range tscErr.FindAllStringSubmatch(string(out), -1) {
+		got[filepath.ToSlash(m[1])+":"+m[2]+":"+m[3]]++
+	}
+	want := map[string]int{}
+	for _, k := range c.last {
+		want[k]++
+	}
+	var diff []string
+	for k, n := range got {
+		if want[k] != n {
+			diff = append(diff, fmt.Sprintf("tsc %s ×%d, API ×%d", k, n, want[k]))
+		}
+	}
+	for k, n := range want {
+		if _, ok := got[k]; !ok {
+			diff = append(diff, fmt.Sprintf("tsc %s ×0, API ×%d", k, n))
+		}
+	}
+	sort.Strings(diff)
+	return strings.Join(diff, "; "), nil
 }
 
 func (c *tsChecker) Close() error {

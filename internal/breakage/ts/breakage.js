@@ -346,7 +346,8 @@ function check(req, baseline) {
       (checkerSymbol(n)?.declarations || []).some((dd) => keys.has(declKey(dd))))) where = "value";
     other.push({ file: rel(sf.fileName), line: line(sf, start), message: x.msg, where });
   }
-  return { breaks: [...breaks.values()], other };
+  const all = diags.filter((x) => x.d.file).map((x) => `${rel(x.file)}:${line(x.d.file, x.d.start)}:${x.d.code}`);
+  return { breaks: [...breaks.values()], other, all };
 }
 
 // ---- main

@@ -445,8 +445,10 @@ func goRunOnce(ctx context.Context, bin string, pkg goPkg, root string, names []
 			if strings.HasPrefix(ev.Output, "panic: test timed out") {
 				timedOut = true
 			}
-			if rest, ok := strings.CutPrefix(ev.Output, hitMarker); ok {
-				frames := strings.TrimRight(rest, "\n")
+			// The line starts with the marker, unless output without a
+			// newline came just before it.
+			if i := strings.Index(ev.Output, hitMarker); i >= 0 {
+				frames := strings.TrimRight(ev.Output[i+len(hitMarker):], "\n")
 				t := goTestOfPath(frames)
 				if t == "" {
 					t = top
@@ -517,6 +519,10 @@ import (
 
 var ccdMutantHits atomic.Int64
 
+// ccdMutantOut is the process's standard error even when a test replaces
+// os.Stderr (pflag's do).
+var ccdMutantOut = os.NewFile(2, "stderr")
+
 func ccdMutantHit() {
 	if ccdMutantHits.Add(1) > 5000 {
 		return
@@ -526,7 +532,7 @@ func ccdMutantHit() {
 	n := runtime.Callers(2, pc)
 	frames := runtime.CallersFrames(pc[:n])
 	var b strings.Builder
-	b.WriteString(%q)
+	b.WriteString("\n" + %q)
 	outside := false
 	first := true
 	for {
@@ -562,7 +568,7 @@ func ccdMutantHit() {
 		}
 	}
 	b.WriteString("\n")
-	os.Stderr.WriteString(b.String())
+	ccdMutantOut.WriteString(b.String())
 }
 `
 

@@ -333,3 +333,110 @@ func TestIdentIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRunMutant runs a mutant end to end on a small module: a panic
+// kills the binary and the run resumes; paused parallel tests are not
+// blamed; a test that replaces os.Stderr still gets its path; a test that
+// recovers the panic reached the function without failing.
+func TestGoRunMutant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.21\n",
+		"m.go": `package m
+
+func Double(x int) int { return 2 * x }
+
+func Quad(x int) int { return Double(Double(x)) }
+`,
+		"m_test.go": `package m
+
+import (
+	"os"
+	"testing"
+)
+
+func TestA(t *testing.T) {
+	if Quad(1) != 4 {
+		t.Fatal("quad")
+	}
+}
+
+func TestParallel(t *testing.T) {
+	t.Parallel()
+}
+
+func TestQuiet(t *testing.T) {
+	old := os.Stderr
+	os.Stderr = nil
+	defer func() { os.Stderr = old }()
+	_ = Double(2)
+}
+
+func TestRecovers(t *testing.T) {
+	defer func() { recover() }()
+	_ = Double(3)
+}
+
+func TestUnrelated(t *testing.T) {}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	pkgs, err := goTestPackages(ctx, root, "example.com/m")
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("packages %v, %v", pkgs, err)
+	}
+	fns, err := goFuncs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var double fn
+	for _, f := range fns {
+		if f.Name == "Double" {
+			double = f
+		}
+	}
+	restore, err := goMutate(root, double)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	bin := filepath.Join(t.TempDir(), "m.test")
+	if err := goBuildTest(ctx, root, pkgs[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	names, err := goListTests(ctx, bin, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &runResult{Tests: map[string]*outcome{}}
+	if err := goRunTests(ctx, bin, pkgs[0], root, names, res); err != nil {
+		t.Fatal(err)
+	}
+	universe := map[string]bool{}
+	var expected []string
+	for _, n := range names {
+		universe[".::"+n] = true
+		expected = append(expected, ".::"+n)
+	}
+	m := mutantOf(double, res, expected, universe, nil)
+	if got := strings.Join(m.Failing, " "); got != ".::TestA .::TestQuiet" {
+		t.Errorf("failing %q, want TestA and TestQuiet", got)
+	}
+	if got := strings.Join(m.Reached, " "); got != ".::TestRecovers" {
+		t.Errorf("reached %q, want TestRecovers", got)
+	}
+	if p := m.Paths[".::TestA"]; p != "m.go:3 Double < m.go:5 Quad < m_test.go:9 TestA" {
+		t.Errorf("TestA's path %q", p)
+	}
+	if p := m.Paths[".::TestQuiet"]; !strings.HasSuffix(p, "TestQuiet") {
+		t.Errorf("TestQuiet's path %q", p)
+	}
+}

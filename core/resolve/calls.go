@@ -955,6 +955,7 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 				s = -1
 			}
 		}
+		var external *typ
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
 			if b.Name == name {
@@ -968,12 +969,17 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 					}
 					return t, true
 				}
-				if t.via != nil && b.Type != "" {
-					// Declared with a type from outside the workspace
-					// (newSet *goflag.FlagSet): its methods are not ours.
-					return t, true
+				if t.via != nil && b.Type != "" && external == nil {
+					external = &t
 				}
 			}
+		}
+		if external != nil {
+			// Declared only with a type from outside the workspace
+			// (newSet *goflag.FlagSet): its methods are not ours. A
+			// binding of the same name with a known type wins (a closure's
+			// parameter r *http.Request beside r := NewRouter()).
+			return *external, true
 		}
 		if s < 0 {
 			return typ{}, false

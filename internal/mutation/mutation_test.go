@@ -440,3 +440,46 @@ func TestUnrelated(t *testing.T) {}
 		t.Errorf("TestQuiet's path %q", p)
 	}
 }
+
+func TestCompactPath(t *testing.T) {
+	in := "t.go:3 f < t.go:9 g < t.go:7 g < t.go:9 g < t.go:7 g < t.go:20 h < x_test.go:5 TestX"
+	if got, want := compactPath(in), "t.go:3 f < t.go:9 g < t.go:7 g < t.go:20 h < x_test.go:5 TestX"; got != want {
+		t.Errorf("compactPath = %q, want %q", got, want)
+	}
+}
+
+// TestRunSampleReplacesInitCrashes: a mutant that crashes at
+// initialisation does not count; the sample grows until target count.
+func TestRunSampleReplacesInitCrashes(t *testing.T) {
+	var cands []fn
+	for i := range 40 {
+		cands = append(cands, fn{File: "a.go", Line: i + 1, Name: "f", Exported: i%2 == 0})
+	}
+	crashes := map[int]bool{}
+	for _, f := range sample(cands, 10, 16)[:3] {
+		crashes[f.Line] = true
+	}
+	ms, err := runSample(cands, 10, &Options{Seed: 16}, func(f fn) (Mutant, error) {
+		m := Mutant{File: f.File, Name: f.Name, Line: f.Line}
+		if crashes[f.Line] {
+			m.Crash = "init"
+		}
+		return m, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, seen := 0, map[int]bool{}
+	for _, m := range ms {
+		if seen[m.Line] {
+			t.Errorf("line %d mutated twice", m.Line)
+		}
+		seen[m.Line] = true
+		if m.Crash == "" {
+			counted++
+		}
+	}
+	if counted != 10 || len(ms) != 13 {
+		t.Errorf("%d mutants, %d counted; want 13 and 10", len(ms), counted)
+	}
+}

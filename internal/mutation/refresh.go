@@ -106,6 +106,44 @@ func sample(cands []fn, target int, seed int64) []fn {
 	return out
 }
 
+// runSample mutates a sample of cands one at a time (mutate runs one).
+// Mutants whose function runs at initialisation (every test fails) are
+// kept but do not count: the sample grows (same seed, so the functions
+// already run stay in it) until target mutants count or none is left.
+func runSample(cands []fn, target int, opt *Options, mutate func(f fn) (Mutant, error)) ([]Mutant, error) {
+	done := map[string]bool{}
+	var out []Mutant
+	counted := 0
+	for size := target; ; {
+		chosen := sample(cands, size, opt.Seed)
+		progressed := false
+		for _, f := range chosen {
+			if done[f.key()] {
+				continue
+			}
+			done[f.key()] = true
+			progressed = true
+			t0 := time.Now()
+			m, err := mutate(f)
+			if err != nil {
+				return nil, err
+			}
+			m.Seconds = roundSeconds(time.Since(t0))
+			out = append(out, m)
+			if m.Crash == "" {
+				counted++
+			}
+			opt.logf("[%d/%d] %s:%d %s: %d failing, %d reached without failing%s (%.1fs)", len(out), len(chosen), f.File, f.Line, f.Name, len(m.Failing), len(m.Reached), crashNote(m), m.Seconds)
+		}
+		if counted >= target || !progressed {
+			break
+		}
+		size += target - counted
+	}
+	slices.SortFunc(out, func(a, b Mutant) int { return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line)) })
+	return out, nil
+}
+
 // mutantOf turns one run into a Mutant: expected are the tests that were
 // run (a test that should have run and has no outcome failed: the binary
 // or module died before it).
@@ -124,7 +162,7 @@ func mutantOf(f fn, res *runResult, expected []string, universe, baselineFail ma
 				if m.Paths == nil {
 					m.Paths = map[string]string{}
 				}
-				m.Paths[id] = o.Path
+				m.Paths[id] = compactPath(o.Path)
 			}
 		case o.Path != "":
 			m.Reached = append(m.Reached, id)
@@ -136,6 +174,27 @@ func mutantOf(f fn, res *runResult, expected []string, universe, baselineFail ma
 		m.Failing = []string{}
 	}
 	return m
+}
+
+// compactPath cuts cycles out of a recorded path (recursion): when a frame
+// (same function, same line) comes again, the frames in between go. What
+// is left is still a chain of real calls.
+func compactPath(p string) string {
+	frames := strings.Split(p, pathSep)
+	var out []string
+	at := map[string]int{}
+	for _, f := range frames {
+		if i, ok := at[f]; ok {
+			for _, g := range out[i+1:] {
+				delete(at, g)
+			}
+			out = out[:i+1]
+			continue
+		}
+		at[f] = len(out)
+		out = append(out, f)
+	}
+	return strings.Join(out, pathSep)
 }
 
 func toolVersion(ctx context.Context, name string, args ...string) string {
@@ -230,13 +289,11 @@ func refreshGo(ctx context.Context, tree *Tree, work string, opt *Options) (*Tru
 	if opt.Limit > 0 {
 		target = min(target, opt.Limit)
 	}
-	chosen := sample(cands, target, opt.Seed)
-	opt.logf("%s: %d functions, %d run by the suite (%d exported), mutating %d", c.Name, len(funcs), len(cands), tr.Exported, len(chosen))
-	for i, f := range chosen {
-		t0 := time.Now()
+	opt.logf("%s: %d functions, %d run by the suite (%d exported), mutating %d", c.Name, len(funcs), len(cands), tr.Exported, target)
+	tr.Mutants, err = runSample(cands, target, opt, func(f fn) (Mutant, error) {
 		restore, err := goMutate(root, f)
 		if err != nil {
-			return nil, err
+			return Mutant{}, err
 		}
 		res := &runResult{Tests: map[string]*outcome{}}
 		var expected []string
@@ -256,15 +313,15 @@ func refreshGo(ctx context.Context, tree *Tree, work string, opt *Options) (*Tru
 			}
 		}
 		if err := restore(); err != nil {
-			return nil, err
+			return Mutant{}, err
 		}
 		if runErr != nil {
-			return nil, fmt.Errorf("mutant %s %s: %w", f.File, f.Name, runErr)
+			return Mutant{}, fmt.Errorf("mutant %s %s: %w", f.File, f.Name, runErr)
 		}
-		m := mutantOf(f, res, expected, universe, baselineFail)
-		m.Seconds = roundSeconds(time.Since(t0))
-		tr.Mutants = append(tr.Mutants, m)
-		opt.logf("[%d/%d] %s:%d %s: %d failing, %d reached without failing%s (%.1fs)", i+1, len(chosen), f.File, f.Line, f.Name, len(m.Failing), len(m.Reached), crashNote(m), m.Seconds)
+		return mutantOf(f, res, expected, universe, baselineFail), nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tr, nil
 }
@@ -362,23 +419,21 @@ func refreshPython(ctx context.Context, tree *Tree, work string, opt *Options) (
 	if opt.Limit > 0 {
 		target = min(target, opt.Limit)
 	}
-	chosen := sample(cands, target, opt.Seed)
-	opt.logf("%s: %d functions, %d run by the suite (%d public), mutating %d", c.Name, len(funcs), len(cands), tr.Exported, len(chosen))
-	for i, f := range chosen {
-		t0 := time.Now()
+	opt.logf("%s: %d functions, %d run by the suite (%d public), mutating %d", c.Name, len(funcs), len(cands), tr.Exported, target)
+	tr.Mutants, err = runSample(cands, target, opt, func(f fn) (Mutant, error) {
 		restore, mapLine, err := pyMutate(tree.Root, f)
 		if err != nil {
-			return nil, err
+			return Mutant{}, err
 		}
 		r := newRun()
 		r.mutated, r.mapLine = f.File, mapLine
 		res := &runResult{Tests: map[string]*outcome{}}
 		runErr := r.run(ctx, nil, false, res)
 		if err := restore(); err != nil {
-			return nil, err
+			return Mutant{}, err
 		}
 		if runErr != nil {
-			return nil, fmt.Errorf("mutant %s %s: %w", f.File, f.Name, runErr)
+			return Mutant{}, fmt.Errorf("mutant %s %s: %w", f.File, f.Name, runErr)
 		}
 		if len(r.importErr) > 0 || len(res.Tests) == 0 {
 			res.Crash = "init"
@@ -404,10 +459,10 @@ func refreshPython(ctx context.Context, tree *Tree, work string, opt *Options) (
 				}
 			}
 		}
-		m := mutantOf(f, res, expected, universe, baselineFail)
-		m.Seconds = roundSeconds(time.Since(t0))
-		tr.Mutants = append(tr.Mutants, m)
-		opt.logf("[%d/%d] %s:%d %s: %d failing, %d reached without failing%s (%.1fs)", i+1, len(chosen), f.File, f.Line, f.Name, len(m.Failing), len(m.Reached), crashNote(m), m.Seconds)
+		return mutantOf(f, res, expected, universe, baselineFail), nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return tr, nil
 }

@@ -95,8 +95,14 @@ func LoadTruth(path string) (*Truth, error) {
 	return &t, nil
 }
 
-// Save writes the truth file (indented, stable).
+// Save writes the truth file (indented, stable; recorded paths without
+// their recursion cycles).
 func (t *Truth) Save(path string) error {
+	for i := range t.Mutants {
+		for id, p := range t.Mutants[i].Paths {
+			t.Mutants[i].Paths[id] = compactPath(p)
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -483,3 +483,18 @@ func TestRunSampleReplacesInitCrashes(t *testing.T) {
 		t.Errorf("%d mutants, %d counted; want 13 and 10", len(ms), counted)
 	}
 }
+
+func TestFrameQual(t *testing.T) {
+	for in, want := range map[string]string{
+		"(*Mux).routeHTTP.func1":    "Mux.routeHTTP",
+		"RealIP.func1.2":            "RealIP",
+		"List[...].Len":             "List.Len",
+		"C.m.<locals>.inner":        "C.m",
+		"TestGetHead.func2":         "TestGetHead",
+		"PrettyPrinter._pprint_str": "PrettyPrinter._pprint_str",
+	} {
+		if got := frameQual(in); got != want {
+			t.Errorf("frameQual(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

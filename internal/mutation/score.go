@@ -343,6 +343,7 @@ const (
 	causeDunder      = "implicit call of a special method (constructor, operator, protocol, repr)"
 	causeFixture     = "reached through a fixture (setUp, setUpClass, TestMain)"
 	causeNoPath      = "no call path recorded (the test failed without running the function on its own goroutine or thread)"
+	causeGoroutine   = "the path begins on a goroutine: the link from the test to the code that started it is missing"
 	causePathInGraph = "every edge of the recorded path is in the graph (node mapping differs)"
 )
 
@@ -416,6 +417,12 @@ func (s *scorer) classifyPath(m *Mutant, id string) (string, string) {
 		}
 		return s.classifySite(fr, caller, callee)
 	}
+	// Every link is in the graph, yet the test does not reach the
+	// function: the path does not go down to the test, it began on a
+	// goroutine the test (or its helpers) started.
+	if last := frames[len(frames)-1]; !strings.HasPrefix(last, s.testDef[id].File+":") {
+		return causeGoroutine, fmt.Sprintf("the path begins at %s", frameFunc(last))
+	}
 	return causePathInGraph, shorten(path)
 }
 
@@ -449,23 +456,53 @@ func (s *scorer) weakest(slice map[int]graph.Hit, t int) string {
 // frameNode maps "file:line Func" to the innermost function node holding
 // the line (the module when none does).
 func (s *scorer) frameNode(fr string) int {
-	loc, _, _ := strings.Cut(fr, " ")
+	loc, fun, _ := strings.Cut(fr, " ")
 	file, ln, ok := strings.Cut(loc, ":")
 	if !ok {
 		return -1
 	}
 	line, _ := strconv.Atoi(ln)
-	best, size := -1, 1<<30
+	want := frameQual(fun)
+	best, size, named := -1, 1<<30, false
 	for _, i := range s.g.InFile(file) {
 		n := s.g.Nodes[i]
 		if n.Kind == graph.Module && best < 0 {
 			best = i
 		}
-		if n.Kind == graph.Func && line >= n.StartLine && line <= n.EndLine && n.EndLine-n.StartLine < size {
-			best, size = i, n.EndLine-n.StartLine
+		if n.Kind != graph.Func || line < n.StartLine || line > n.EndLine {
+			continue
+		}
+		// The function the frame names wins over anything nested in it
+		// on the same line (an interface literal's method, a lambda).
+		match := n.Qual == want
+		if named && !match {
+			continue
+		}
+		if match && !named || n.EndLine-n.StartLine < size {
+			best, size, named = i, n.EndLine-n.StartLine, match
 		}
 	}
 	return best
+}
+
+// frameQual turns a frame's function into a qualified name as ccd writes
+// it: Go "(*Mux).routeHTTP.func1" -> "Mux.routeHTTP", "List[...].Len" ->
+// "List.Len"; Python "C.m.<locals>.inner" -> "C.m".
+func frameQual(fun string) string {
+	if i := strings.Index(fun, ".<locals>"); i >= 0 {
+		fun = fun[:i]
+	}
+	fun = strings.NewReplacer("(*", "", "(", "", ")", "", "[...]", "").Replace(fun)
+	parts := strings.Split(fun, ".")
+	for len(parts) > 1 {
+		last := parts[len(parts)-1]
+		if strings.HasPrefix(last, "func") || strings.Trim(last, "0123456789") == "" {
+			parts = parts[:len(parts)-1]
+			continue
+		}
+		break
+	}
+	return strings.Join(parts, ".")
 }
 
 func (s *scorer) hasCall(from, to int) bool {

@@ -57,9 +57,17 @@ func Total(results []*Result, depthIdx int) *DepthScore {
 			}
 			tc.Pairs += c.Pairs
 			tc.Mutants += c.Mutants
-			for _, e := range c.Examples {
-				if len(tc.Examples) < 5 {
-					tc.Examples = append(tc.Examples, Example{Function: r.Corpus.Name + ": " + e.Function, Test: e.Test, Detail: e.Detail})
+		}
+	}
+	// Examples from every corpus in turn.
+	for _, tc := range t.Causes {
+		for k := 0; k < 6 && len(tc.Examples) < 6; k++ {
+			for _, r := range results {
+				for _, c := range r.Depths[depthIdx].Causes {
+					if c.Name == tc.Name && k < len(c.Examples) && len(tc.Examples) < 6 {
+						e := c.Examples[k]
+						tc.Examples = append(tc.Examples, Example{Function: r.Corpus.Name + ": " + e.Function, Test: e.Test, Detail: e.Detail})
+					}
 				}
 			}
 		}

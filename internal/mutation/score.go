@@ -340,6 +340,7 @@ const (
 	causeDirect      = "direct call not bound"
 	causeValue       = "function or method used as a value (passed, stored, wrapped), called later"
 	causeDynamic     = "dynamic call (the callee's name is not at the call site: interface, function value, dispatch table)"
+	causeProperty    = "property access (attribute syntax runs a function)"
 	causeDunder      = "implicit call of a special method (constructor, operator, protocol, repr)"
 	causeFixture     = "reached through a fixture (setUp, setUpClass, TestMain)"
 	causeNoPath      = "no call path recorded (the test failed without running the function on its own goroutine or thread)"
@@ -535,6 +536,9 @@ func (s *scorer) classifySite(fr string, caller, callee int) (string, string) {
 		return causeDunder, detail
 	}
 	idx := identIndex(text, name)
+	if idx > 0 && text[idx-1] == '.' && s.isProperty(callee) {
+		return causeProperty, detail
+	}
 	switch {
 	case idx < 0:
 		return causeDynamic, detail
@@ -548,6 +552,25 @@ func (s *scorer) classifySite(fr string, caller, callee int) (string, string) {
 		return causeMethodCall, detail
 	}
 	return causeDirect, detail
+}
+
+// isProperty: a Python function decorated as a property (attribute
+// syntax runs it).
+func (s *scorer) isProperty(n int) bool {
+	node := s.g.Nodes[n]
+	if node.Lang != "python" {
+		return false
+	}
+	for l := node.StartLine - 1; l >= node.StartLine-3 && l > 0; l-- {
+		t := strings.TrimSpace(s.line(node.Path, l))
+		if !strings.HasPrefix(t, "@") {
+			break
+		}
+		if strings.Contains(t, "property") || strings.HasSuffix(t, ".setter") || strings.HasSuffix(t, ".getter") {
+			return true
+		}
+	}
+	return false
 }
 
 // identIndex finds name as a whole identifier in text (-1: absent).

@@ -53,6 +53,7 @@ def main():
 
     import _ccd_mutant
     _ccd_mutant.emit = emit
+    _ccd_mutant.root = root + os.sep
 
     called = set()
     if args["profile"]:

@@ -106,6 +106,10 @@ func Markdown(results []*Result, info ReportInfo) string {
 			row("**all**", "", Total(results, i))
 		}
 	}
+	same := sameAcrossDepths(results)
+	if same {
+		w("\nThe depth does not change ccd's affected tests: at depth 3 and unlimited ccd names the same tests for every mutant (the tests come from the whole reverse call closure, not from the display depth).\n")
+	}
 	w("\nPrecision and recall are micro figures over all pairs; macro P / R average over the mutants for which ccd names tests / some test fails. ")
 	w("\"Silent misses\" are given as a share of all scored mutants and of those with a failing test.\n\n")
 
@@ -118,8 +122,12 @@ func Markdown(results []*Result, info ReportInfo) string {
 		if t.Lang == "python" {
 			src = "Python " + t.Version + " " + strings.TrimPrefix(t.Module, "stdlib: ")
 		}
-		w("| %s | %s | %d (%d) | %d | %d | %d | %d | %d | %s | %s |\n", r.Corpus.Name, src, t.Candidates, t.Exported, t.Uncovered,
-			len(t.Mutants), len(t.Tests), len(t.BaselineFailing), r.Nodes, r.Index.Round(time.Millisecond), (time.Duration(t.Seconds) * time.Second).String())
+		muts := fmt.Sprint(len(t.Mutants))
+		if n := len(r.Crashed); n > 0 {
+			muts += fmt.Sprintf(" (%d left out)", n)
+		}
+		w("| %s | %s | %d (%d) | %d | %s | %d | %d | %d | %s | %s |\n", r.Corpus.Name, src, t.Candidates, t.Exported, t.Uncovered,
+			muts, len(t.Tests), len(t.BaselineFailing), r.Nodes, r.Index.Round(time.Millisecond), (time.Duration(t.Seconds) * time.Second).String())
 	}
 	w("\n")
 	for _, r := range results {
@@ -143,15 +151,20 @@ func Markdown(results []*Result, info ReportInfo) string {
 			w("- %s: %s.\n", r.Corpus.Name, n)
 		}
 	}
-	w("Scoring (fetch, index and query all corpora) took %s.\n\n", info.Scoring.Round(100*time.Millisecond))
+	w("\nScoring (fetch, index and query all corpora) took %s.\n\n", info.Scoring.Round(100*time.Millisecond))
 
 	w("## Where ccd is wrong\n\n")
 	for i := range Depths {
+		if same && i < len(Depths)-1 {
+			continue // the last depth (unlimited) says it all
+		}
 		t := Total(results, i)
 		if len(results) == 1 {
 			t = results[0].Depths[i]
 		}
-		w("### Depth %s\n\n", depthName(t.Depth))
+		if !same {
+			w("### Depth %s\n\n", depthName(t.Depth))
+		}
 		w("False positives: %d pairs; %d of them ran the function (its failure was caught on the way: ccd's path is real), %d were found only through an interface method the function implements (\"via interface\"); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.FPInterface, t.Unmapped)
 		if len(t.FPByConf) > 0 {
 			var parts []string
@@ -258,6 +271,22 @@ func Markdown(results []*Result, info ReportInfo) string {
 		}
 	}
 	return b.String()
+}
+
+// sameAcrossDepths: every mutant gets the same named tests, hits and
+// misses at every depth.
+func sameAcrossDepths(results []*Result) bool {
+	for _, r := range results {
+		for _, d := range r.Depths[1:] {
+			for i, ms := range d.PerMutant {
+				ms0 := r.Depths[0].PerMutant[i]
+				if ms.Named != ms0.Named || ms.TP != ms0.TP {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func depthName(d int) string {

@@ -84,6 +84,20 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 	return r
 }
 
+// maxDispatch is the most implementations (outside test files) an
+// interface may have for its callers to count as reaching each of them.
+const maxDispatch = 4
+
+func countOutsideTests(g *Graph, types []int) int {
+	n := 0
+	for _, t := range types {
+		if !IsTestFile(g.Nodes[t].Path) {
+			n++
+		}
+	}
+	return n
+}
+
 // dispatchIndex is built once per graph.
 type dispatchIndex struct {
 	once sync.Once
@@ -93,7 +107,8 @@ type dispatchIndex struct {
 // implements maps each Go method of a concrete type to the interface
 // methods it implements: those of every interface of the workspace whose
 // method names the type's methods cover (by name; embedded interfaces are
-// not followed, so an interface counts with its own methods).
+// not followed, so an interface counts with its own methods), for
+// interfaces with at most maxDispatch implementations.
 func (g *Graph) implements() map[int][]int {
 	g.dispatch.once.Do(func() {
 		g.dispatch.m = map[int][]int{}
@@ -135,13 +150,14 @@ func (g *Graph) implements() map[int][]int {
 				byName[name] = append(byName[name], t)
 			}
 		}
-		for iface, ims := range ifaceMethods {
+		for _, ims := range ifaceMethods {
 			var first string
 			for name := range ims {
 				if first == "" || len(byName[name]) < len(byName[first]) {
 					first = name
 				}
 			}
+			var impls []int
 			for _, t := range byName[first] {
 				ms := typeMethods[t]
 				all := true
@@ -151,15 +167,23 @@ func (g *Graph) implements() map[int][]int {
 						break
 					}
 				}
-				if !all {
-					continue
+				if all {
+					impls = append(impls, t)
 				}
+			}
+			// An interface with many implementations (pflag's Value has
+			// dozens) says nothing about which one a call reaches: every
+			// test through it would be named for each of them.
+			if countOutsideTests(g, impls) > maxDispatch {
+				continue
+			}
+			for _, t := range impls {
+				ms := typeMethods[t]
 				for name, im := range ims {
 					m := ms[name]
 					g.dispatch.m[m] = append(g.dispatch.m[m], im)
 				}
 			}
-			_ = iface
 		}
 		for m := range g.dispatch.m {
 			sort.Ints(g.dispatch.m[m])

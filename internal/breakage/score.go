@@ -49,14 +49,34 @@ type MutResult struct {
 	TP, FP, FN []Ref
 	Unknown    int // sites ccd cannot check ("may break")
 	// self is the mutated function's line range (its own recursive calls
-	// are in it).
-	self [3]int
+	// are in it); edges the confidence of ccd's call edge at each site.
+	self  [3]int
+	edges map[siteKey]string
+}
+
+// edgeConfidence maps the call sites of id to the confidence of ccd's
+// edge there (the strongest of the caller's edges).
+func edgeConfidence(g *graph.Graph, id string) map[siteKey]string {
+	i, ok := g.Index(id)
+	if !ok {
+		return nil
+	}
+	out := map[siteKey]string{}
+	for _, nb := range g.Neighbors(i, graph.In, graph.Filter{}) {
+		for _, s := range nb.Sites {
+			for _, l := range s.Lines {
+				out[siteKey{s.Path, l}] = nb.Confidence.String()
+			}
+		}
+	}
+	return out
 }
 
 // Ref is a call site in a comparison, with why it landed there.
 type Ref struct {
 	File  string
 	Line  int
+	Edge  string // FP: the confidence of ccd's call edge there
 	Cause string // FN: "fits", "unknown", "no edge", "unchecked", "no node"; FP: see fpCause
 	Why   string // ccd's reason, or the checker's error
 }
@@ -128,6 +148,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 		}
 		mr.Located, mr.Checked = true, ok
 		mr.Sites = checks
+		mr.edges = edgeConfidence(after.Graph, m.Func)
 		cause := ""
 		if !ok {
 			cause = "unchecked"
@@ -209,7 +230,7 @@ func (mr *MutResult) compare(checks []hooks.SiteCheck, noCard string, resolved b
 			if _, ok := truth[k]; ok {
 				mr.TP = append(mr.TP, Ref{File: k.file, Line: k.line, Why: c.Why})
 			} else {
-				mr.FP = append(mr.FP, Ref{File: k.file, Line: k.line, Cause: fpCause(m, k, calls, resolved), Why: c.Why})
+				mr.FP = append(mr.FP, Ref{File: k.file, Line: k.line, Cause: fpCause(m, k, calls, resolved), Why: c.Why, Edge: mr.edges[siteKey{c.Path, c.Line}]})
 			}
 		}
 	}

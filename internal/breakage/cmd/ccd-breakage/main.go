@@ -134,7 +134,11 @@ func run(refresh bool, only, out string, limit int, work, truthDir string) error
 	if only != "" {
 		cmd = "go run ./internal/breakage/cmd/ccd-breakage --corpus " + only
 	}
-	md := breakage.Markdown(results, breakage.ReportInfo{Command: cmd, Scoring: time.Since(start)})
+	commit := ""
+	if out, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+		commit = strings.TrimSpace(string(out))
+	}
+	md := breakage.Markdown(results, breakage.ReportInfo{Command: cmd, Commit: commit, Scoring: time.Since(start)})
 	if out == "-" {
 		fmt.Print(md)
 		return nil

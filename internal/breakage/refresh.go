@@ -33,6 +33,7 @@ type candidate struct {
 	// (Python, where the checker's resolution is not available).
 	Calls     []Site
 	NameCalls int
+	Overloads int // TypeScript: its overload signatures
 	Muts      []Mutation
 	key       any // the backend's
 
@@ -160,7 +161,7 @@ func Refresh(ctx context.Context, c Corpus, opt RefreshOptions) (*Truth, error) 
 		for _, m := range cd.Muts {
 			m.ID = fmt.Sprintf("%s-%03d", c.Name, len(tr.Mutations)+1)
 			m.Func, m.File, m.Line, m.Name = cd.id, cd.File, cd.Line, cd.Name
-			m.Calls = cd.Calls
+			m.Calls, m.Overloads = cd.Calls, cd.Overloads
 			m.Before = signatureAt(src, cd.Line)
 			after, err := spliceEdits(src, editsIn(m.Edits, cd.File))
 			if err != nil {

@@ -22,8 +22,11 @@ type Tally struct {
 	// ccd says will break; TP both, FP ccd only, FN the checker only.
 	TruthSites, Predicted, TP, FP, FN int
 	Unknown                           int // sites ccd says it cannot check ("may break")
-	Unchecked                         int // mutations whose signatures ccd could not read
-	Unlocated                         int // mutations whose function ccd has no node for
+	// FPElsewhere are the false "will break" at sites that are not calls
+	// of the function as the checker resolves them.
+	FPElsewhere int
+	Unchecked   int // mutations whose signatures ccd could not read
+	Unlocated   int // mutations whose function ccd has no node for
 	// Compatible changes (new optional parameters): how many, and in how
 	// many ccd says "will break" somewhere (a false alarm) or "may break".
 	Compatible, FalseAlarms, CompatUnknown int
@@ -43,6 +46,11 @@ func (t *Tally) add(mr MutResult) {
 	t.FP += len(mr.FP)
 	t.FN += len(mr.FN)
 	t.Unknown += mr.Unknown
+	for _, f := range mr.FP {
+		if f.Cause == "not a call of it" {
+			t.FPElsewhere++
+		}
+	}
 	switch {
 	case !mr.Located:
 		t.Unlocated++
@@ -69,6 +77,16 @@ func (t Tally) Precision() float64 {
 		return 1
 	}
 	return float64(t.TP) / float64(t.Predicted)
+}
+
+// PrecisionResolved is the precision on the sites the checker resolves to
+// the function: ccd's "will break" at a call of something else, or at a
+// call the checker cannot resolve (Python: an untyped receiver), left out.
+func (t Tally) PrecisionResolved() float64 {
+	if t.Predicted-t.FPElsewhere == 0 {
+		return 1
+	}
+	return float64(t.TP) / float64(t.Predicted-t.FPElsewhere)
 }
 
 // Recall is TP / truth (1 when nothing broke).
@@ -156,8 +174,8 @@ func Markdown(results []*Result, info ReportInfo) string {
 	w("Goals (issue 16): precision ≥ %.2f and recall ≥ %.2f on breaking call sites, no \"will break\" on compatible changes.\n\n", GoalPrecision, GoalRecall)
 
 	w("## Summary\n\n")
-	w("| language | corpora | mutations | breaking call sites (checker) | \"will break\" (ccd) | precision | recall | compatible changes | with \"will break\" | with \"may break\" | \"may break\" sites | silent |\n")
-	w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	w("| language | corpora | mutations | breaking call sites (checker) | \"will break\" (ccd) | precision | recall | precision on resolved calls | compatible changes | with \"will break\" | with \"may break\" | \"may break\" sites | silent |\n")
+	w("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, l := range Langs {
 		t := s.ByLang[l]
 		if t == nil {
@@ -169,13 +187,14 @@ func Markdown(results []*Result, info ReportInfo) string {
 				names = append(names, r.Corpus.Name)
 			}
 		}
-		w("| %s | %s | %d | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", langName[l], strings.Join(names, ", "), t.Mutations, t.TruthSites, t.Predicted,
-			pctf(t.Precision()), pctf(t.Recall()), t.Compatible, t.FalseAlarms, t.CompatUnknown, t.Unknown, t.Silent)
+		w("| %s | %s | %d | %d | %d | %s | %s | %s | %d | %d | %d | %d | %d |\n", langName[l], strings.Join(names, ", "), t.Mutations, t.TruthSites, t.Predicted,
+			pctf(t.Precision()), pctf(t.Recall()), pctf(t.PrecisionResolved()), t.Compatible, t.FalseAlarms, t.CompatUnknown, t.Unknown, t.Silent)
 	}
 	a := s.All
-	w("| **all** | | **%d** | **%d** | **%d** | **%s** | **%s** | **%d** | **%d** | **%d** | **%d** | **%d** |\n\n", a.Mutations, a.TruthSites, a.Predicted,
-		pctf(a.Precision()), pctf(a.Recall()), a.Compatible, a.FalseAlarms, a.CompatUnknown, a.Unknown, a.Silent)
+	w("| **all** | | **%d** | **%d** | **%d** | **%s** | **%s** | **%s** | **%d** | **%d** | **%d** | **%d** | **%d** |\n\n", a.Mutations, a.TruthSites, a.Predicted,
+		pctf(a.Precision()), pctf(a.Recall()), pctf(a.PrecisionResolved()), a.Compatible, a.FalseAlarms, a.CompatUnknown, a.Unknown, a.Silent)
 	w("Precision: of the sites ccd says will break, the share the checker rejects. Recall: of the calls the checker rejects, the share ccd says will break. ")
+	w("Precision on resolved calls leaves out ccd's \"will break\" at sites the checker does not resolve to the changed function: calls of another function, calls through an interface (Go), and, in Python, calls on a receiver whose type pyright does not know (an unannotated parameter: such a call would fail at run time, but pyright reports nothing there); Python's resolved calls are those pyright rejects when the function gets a new required parameter. ")
 	w("Compatible changes: a new optional parameter (Go: a trailing variadic); with \"will break\" / \"may break\": those for which ccd says so at some site (false alarms; the goal is none). ")
 	w("\"May break\": sites ccd says it cannot check (unpacked arguments, a call it cannot find on the line, a signature it cannot read). ")
 	w("Silent: mutations that break calls where ccd says none will break.\n\n")
@@ -400,9 +419,11 @@ var fnCauseText = map[string]string{
 func fpCauseText(c string) string {
 	switch {
 	case c == "not a call of it":
-		return "not a call of the function as the checker resolves it (another function, or one through an interface)"
+		return "not a call of the function as the checker resolves it (another function, one through an interface, or, in Python, a call on a receiver whose type pyright does not know)"
 	case c == "call fits":
 		return "the checker accepts the call"
+	case c == "overloads":
+		return "the checker accepts the call: it sees the function's overload signatures, unchanged, not the implementation's"
 	case c == "no checker error":
 		return "no checker error at the call"
 	case strings.HasPrefix(c, "checker: "):

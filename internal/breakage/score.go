@@ -106,9 +106,13 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 		return nil, err
 	}
 	r := &Result{Corpus: c, Truth: tr, Index: time.Since(t0)}
-	// Go's and TypeScript's checkers resolve calls: a site ccd says breaks
-	// that is none of the function's calls is a wrong edge.
-	resolved := c.Lang != "python"
+	// The checkers resolve calls (Go, TypeScript; Python: see pyCalls): a
+	// site ccd says breaks that is none of the function's calls is a call
+	// of something else, or one the checker cannot resolve.
+	resolved := true
+	if c.Lang == "python" {
+		pyCalls(tr)
+	}
 	for i := range tr.Mutations {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -158,6 +162,32 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// pyCalls gives each Python mutation the calls pyright resolves to its
+// function, which its report does not list: the calls it rejects when the
+// function gets a new required parameter (the add-required mutation of
+// the same function: every call it resolves then lacks an argument, but
+// one that unpacks **kwargs).
+func pyCalls(tr *Truth) {
+	type fn struct {
+		file string
+		line int
+	}
+	calls := map[fn][]Site{}
+	for _, m := range tr.Mutations {
+		if m.Kind == AddRequired {
+			for _, s := range m.Breaks {
+				calls[fn{m.File, m.Line}] = append(calls[fn{m.File, m.Line}], Site{File: s.File, Line: s.Line, NameLine: s.NameLine})
+			}
+		}
+	}
+	for i := range tr.Mutations {
+		m := &tr.Mutations[i]
+		if len(m.Calls) == 0 {
+			m.Calls = calls[fn{m.File, m.Line}]
+		}
+	}
 }
 
 // unchecked lists the callers of id as the card does when it cannot read
@@ -269,8 +299,7 @@ func (mr *MutResult) compare(checks []hooks.SiteCheck, noCard string, resolved b
 
 // fpCause says why a site ccd says breaks has no checker error: the
 // checker reports another error there, it is not a call of the function
-// as the checker resolves it (Go, TypeScript), or the call still fits
-// (Python: "no checker error", calls are not resolved).
+// as the checker resolves it, or the call still fits.
 func fpCause(m *Mutation, k siteKey, calls map[siteKey]bool, resolved bool) string {
 	for _, d := range m.Other {
 		if d.File == k.file && d.Line == k.line {
@@ -282,6 +311,9 @@ func fpCause(m *Mutation, k siteKey, calls map[siteKey]bool, resolved bool) stri
 	}
 	if !calls[k] {
 		return "not a call of it"
+	}
+	if m.Overloads > 0 {
+		return "overloads"
 	}
 	return "call fits"
 }

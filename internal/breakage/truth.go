@@ -80,6 +80,9 @@ type Mutation struct {
 	Calls  []Site `json:"calls,omitempty"`
 	Breaks []Site `json:"breaks"`
 	Other  []Diag `json:"other,omitempty"`
+	// Overloads counts the function's overload signatures (TypeScript):
+	// its callers see them, not the implementation's.
+	Overloads int `json:"overloads,omitempty"`
 	// CheckMS is how long the checker took.
 	CheckMS int64 `json:"check_ms"`
 }

@@ -92,6 +92,7 @@ func newTSChecker(ctx context.Context, t *Tree, repo string, log func(string, ..
 		Candidates []struct {
 			File, Name, Short string
 			Line, Pos         int
+			Overloads         int
 			Calls             []Site
 			Muts              []Mutation
 		}
@@ -103,7 +104,7 @@ func newTSChecker(ctx context.Context, t *Tree, repo string, log func(string, ..
 	c.version, c.nbase = first.Version, first.Baseline
 	for _, f := range first.Candidates {
 		c.cands = append(c.cands, &candidate{File: f.File, Line: f.Line, Name: f.Name, Short: f.Short, Calls: f.Calls, Muts: f.Muts,
-			key: tsKey{f.File, f.Pos}})
+			Overloads: f.Overloads, key: tsKey{f.File, f.Pos}})
 	}
 	return c, nil
 }

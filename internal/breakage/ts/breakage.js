@@ -369,6 +369,7 @@ function main() {
         name: c.name,
         short: c.short,
         calls: callsOf(idx, c).map(site),
+        overloads: c.decls.filter((d) => d !== c.fn && (ts.isFunctionDeclaration(d) || ts.isMethodDeclaration(d) || ts.isConstructorDeclaration(d)) && !d.body).length,
         muts: mutationsOf(sf, c),
       });
     }

@@ -118,6 +118,6 @@ breakage:
 
 # Recompute that truth first (every mutation type-checked, one at a time;
 # pyright and the TypeScript compiler from .tools/: run
-# scripts/install-lsp.sh first; about an hour on 2 cores).
+# scripts/install-lsp.sh first; about 40 minutes on 2 cores).
 breakage-refresh:
     go run ./internal/breakage/cmd/ccd-breakage --refresh --out BREAKAGE.md

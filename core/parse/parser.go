@@ -788,7 +788,8 @@ func (x *extractor) signature(d *defBuild) string {
 	} else if i := bytes.IndexByte(x.src[d.start:d.end], '\n'); i >= 0 {
 		end = d.start + uint32(i)
 	}
-	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(x.src[d.start:end]), "\uFFFD")), " ")
+	s := stripComments(x.s.lang.Name, string(x.src[d.start:end]))
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 	s = strings.TrimRight(s, " {:=;")
 	if len(s) > 160 {
 		s = s[:157] + "..."

@@ -277,6 +277,7 @@ func (r *Registry) Tier(lang string) int {
 // capture names: facts made under another digest may differ.
 func SchemaDigest() string {
 	h := sha256.New()
+	fmt.Fprintf(h, "extractor %d\x00", extractorVersion)
 	for _, l := range config.Languages {
 		if l.Schema != "" {
 			text, _ := schemas.Get(l.Schema)

@@ -321,6 +321,7 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 	var headline, next string
 	var added []string
 	var bodies []string
+	fitCallers := false // a compatible signature change has call sites
 	for _, c := range changes {
 		switch c.what {
 		case "removed", "renamed", "signature":
@@ -343,9 +344,13 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 				}
 			case "signature":
 				var compatible bool
+				callers := len(cs)
 				l, cs, compatible = signatureLines(c, cs, sites)
 				if compatible {
 					lines = append(lines, l)
+					// Callers that still fit are worth a line: the
+					// agent need not check them.
+					fitCallers = fitCallers || callers > 0
 					continue
 				}
 			}
@@ -387,7 +392,7 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 	if len(risky) == 0 && len(tests) == 0 {
 		// Only bodies without tests, or additions: nothing actionable
 		// unless callers see the change.
-		hasCallers := false
+		hasCallers := fitCallers
 		for _, b := range bodies {
 			if strings.Contains(b, "caller") {
 				hasCallers = true

@@ -139,7 +139,9 @@ func Run(cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("work dir: %w", err)
 	}
-	defer os.RemoveAll(work)
+	if os.Getenv("CCD_BENCH_KEEP") == "" {
+		defer os.RemoveAll(work)
+	}
 	bins, err := binaries(cfg, work, logf)
 	if err != nil {
 		return nil, err

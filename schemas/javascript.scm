@@ -124,3 +124,7 @@
   property: (property_identifier) @cc.bind.name
   value: (new_expression
     constructor: [(identifier) (member_expression)] @cc.bind.type))
+
+; JSDoc comments (/** ... @param {T} name ... */): the extractor types the
+; parameters and result of the function that follows
+(comment) @cc.doc

@@ -63,6 +63,50 @@
   ]
   (#eq? @_proto "prototype")) @cc.def.func.node
 
+; app.use = function use() {} (express's application.js): a function held by
+; a property of an object, named owner.property like a prototype method
+; (`this` inside it is the object); exports.f and module.exports.f are
+; module members, above
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_obj
+    property: (property_identifier)) @cc.def.func.name
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]
+  (#not-any-of? @_obj "exports" "module")) @cc.def.func.node
+
+; ---- what a function returns when it declares no result type: `return
+; this` (chaining), `return new Option(...)` (factories), `return make()`,
+; `return x`, from a return statement directly in its body (one in a nested
+; block or callback is not the function's own answer for every path)
+([
+  (function_declaration body: (statement_block
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+  (function_expression body: (statement_block
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+  (method_definition body: (statement_block
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+  (arrow_function body: (statement_block
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+])
+(arrow_function body: [(new_expression) (call_expression)] @cc.def.returns @cc.def.returns.body)
+
+; ---- values: const a = f / const mime = send.mime / this.cb = handler:
+; the binding holds what the expression names (a function or class called
+; through it later, or a module's member, maybe from outside the project)
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: [(identifier) (member_expression)] @cc.bind.value)
+
+(assignment_expression
+  left: [
+    (identifier)
+    (member_expression object: (this) property: (property_identifier))
+  ] @cc.bind.name
+  right: [(identifier) (member_expression)] @cc.bind.value)
+
 ; export {a as b} from './x'
 (export_statement
   (export_clause

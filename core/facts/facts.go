@@ -86,7 +86,9 @@ type Def struct {
 	// interfaces, embedded structs, included Ruby modules).
 	Bases []string
 	// Result is the declared result type of a function, used to type
-	// variables bound to its return value (Go `x := NewT()`).
+	// variables bound to its return value (Go `x := NewT()`). Where none
+	// is declared it may be "=" and the expression the body returns
+	// (JavaScript `return this`, `return new Option(flags)`).
 	Result string
 	// Decorators are decorator and annotation names (`Test`, `pytest.fixture`,
 	// `test` for Rust's #[test]).

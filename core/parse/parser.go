@@ -321,6 +321,8 @@ type extractor struct {
 	calls    map[span]int // call node → index in callList
 	callList []callBuild
 	binds    []bindBuild
+	returns  map[uint32]string // body start → what it returns (see addReturn)
+	docs     []span            // JSDoc comments with tags, in order
 	names    map[string]string // the parser's intern table
 }
 
@@ -353,7 +355,7 @@ func (x *extractor) text(n *cnode) string {
 type matchCaps struct {
 	classNode, funcNode, scopeNode, importNode, callNode, newNode *cnode
 	className, funcName, scopeName                                *cnode
-	receiver, result, body, pkg                                   *cnode
+	receiver, result, returns, retBody, body, pkg                 *cnode
 	bases, decorators                                             []*cnode
 	spec, impName, impAlias, target, recv                         *cnode
 	bindName, bindType, bindCall                                  *cnode
@@ -387,6 +389,14 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.receiver = n
 		case roleResult:
 			c.result = n
+		case roleReturns:
+			c.returns = n
+		case roleReturnsBody:
+			c.retBody = n
+		case roleDoc:
+			if t := x.src[n.start:n.end]; bytes.HasPrefix(t, []byte("/**")) && bytes.IndexByte(t, '@') >= 0 {
+				x.docs = append(x.docs, span{n.start, n.end})
+			}
 		case roleBody:
 			c.body = n
 		case roleDecorator:
@@ -477,6 +487,9 @@ func (x *extractor) add(c *matchCaps) {
 	}
 	if c.refName != nil && c.refRecv != nil {
 		x.f.Refs = append(x.f.Refs, facts.Ref{Recv: x.in(x.text(c.refRecv)), Name: x.in(x.text(c.refName)), Line: c.refName.line()})
+	}
+	if c.returns != nil && c.retBody != nil {
+		x.addReturn(c.retBody.start, c.returns)
 	}
 	if c.pkg != nil && x.f.Package == "" {
 		x.f.Package = x.text(c.pkg)
@@ -728,17 +741,50 @@ func (x *extractor) finish() {
 			q = fmt.Sprintf("%s#%d", q, n)
 		}
 		d.qual = q
+		if len(x.docs) > 0 && d.kind == facts.Func {
+			x.jsDoc(d)
+		}
 		defIndex[d] = len(x.f.Defs)
 		x.f.Defs = append(x.f.Defs, facts.Def{
 			Name: x.in(d.name), Qual: q, Kind: d.kind, Parent: d.parent,
 			StartLine: d.startLine, EndLine: d.endLine,
 			StartByte: int(d.start), EndByte: int(d.end),
 			Signature: x.signature(d), Owner: d.owner, Bases: d.bases,
-			Result: d.result, Decorators: d.decorators,
+			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
 	x.attribute()
 	x.filterRefs()
+}
+
+// addReturn records what a body (by its start) returns, from a return
+// statement directly in it (one inside a nested block or callback does not
+// count). Bodies that return different things record nothing.
+func (x *extractor) addReturn(body uint32, expr *cnode) {
+	r := ""
+	if expr.end-expr.start <= 200 {
+		r = strings.Join(strings.Fields(x.text(expr)), " ")
+	}
+	if x.returns == nil {
+		x.returns = map[uint32]string{}
+	}
+	if old, ok := x.returns[body]; ok && old != r {
+		r = ""
+	}
+	x.returns[body] = r
+}
+
+// result is d's declared result type, else "=" and what its body returns
+// (JavaScript `return this`, `return new Option(flags)`): an expression
+// the resolver types from inside the function.
+func (x *extractor) result(d *defBuild) string {
+	if d.result != "" || !d.hasBody {
+		return d.result
+	}
+	if r := x.returns[d.bodyStart]; r != "" {
+		return "=" + r
+	}
+	return ""
 }
 
 // filterRefs keeps the references whose qualifier names an import: the

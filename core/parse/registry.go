@@ -32,6 +32,9 @@ const (
 	roleBase
 	roleReceiver
 	roleResult
+	roleReturns
+	roleReturnsBody
+	roleDoc
 	roleBody
 	roleDecorator
 	roleScopeNode
@@ -60,36 +63,39 @@ const (
 )
 
 var roleNames = map[string]role{
-	"cc.def.class.node": roleClassNode,
-	"cc.def.class.name": roleClassName,
-	"cc.def.func.node":  roleFuncNode,
-	"cc.def.func.name":  roleFuncName,
-	"cc.def.base":       roleBase,
-	"cc.def.receiver":   roleReceiver,
-	"cc.def.result":     roleResult,
-	"cc.def.body":       roleBody,
-	"cc.def.decorator":  roleDecorator,
-	"cc.scope.node":     roleScopeNode,
-	"cc.scope.name":     roleScopeName,
-	"cc.import.node":    roleImportNode,
-	"cc.import.spec":    roleImportSpec,
-	"cc.import.name":    roleImportName,
-	"cc.import.alias":   roleImportAlias,
-	"cc.import.star":    roleImportStar,
-	"cc.call.node":      roleCallNode,
-	"cc.call.new":       roleCallNew,
-	"cc.call.target":    roleCallTarget,
-	"cc.call.receiver":  roleCallReceiver,
-	"cc.bind.name":      roleBindName,
-	"cc.bind.type":      roleBindType,
-	"cc.bind.call":      roleBindCall,
-	"cc.package.name":   rolePackage,
-	"cc.bind.field":     roleBindField,
-	"cc.bind.value":     roleBindValue,
-	"cc.ref.name":       roleRefName,
-	"cc.ref.receiver":   roleRefReceiver,
-	"cc.value.name":     roleValueName,
-	"cc.export.default": roleExportDefault,
+	"cc.def.class.node":   roleClassNode,
+	"cc.def.class.name":   roleClassName,
+	"cc.def.func.node":    roleFuncNode,
+	"cc.def.func.name":    roleFuncName,
+	"cc.def.base":         roleBase,
+	"cc.def.receiver":     roleReceiver,
+	"cc.def.result":       roleResult,
+	"cc.def.returns":      roleReturns,
+	"cc.def.returns.body": roleReturnsBody,
+	"cc.doc":              roleDoc,
+	"cc.def.body":         roleBody,
+	"cc.def.decorator":    roleDecorator,
+	"cc.scope.node":       roleScopeNode,
+	"cc.scope.name":       roleScopeName,
+	"cc.import.node":      roleImportNode,
+	"cc.import.spec":      roleImportSpec,
+	"cc.import.name":      roleImportName,
+	"cc.import.alias":     roleImportAlias,
+	"cc.import.star":      roleImportStar,
+	"cc.call.node":        roleCallNode,
+	"cc.call.new":         roleCallNew,
+	"cc.call.target":      roleCallTarget,
+	"cc.call.receiver":    roleCallReceiver,
+	"cc.bind.name":        roleBindName,
+	"cc.bind.type":        roleBindType,
+	"cc.bind.call":        roleBindCall,
+	"cc.package.name":     rolePackage,
+	"cc.bind.field":       roleBindField,
+	"cc.bind.value":       roleBindValue,
+	"cc.ref.name":         roleRefName,
+	"cc.ref.receiver":     roleRefReceiver,
+	"cc.value.name":       roleValueName,
+	"cc.export.default":   roleExportDefault,
 }
 
 // CaptureNames lists the capture names schemas may use (besides

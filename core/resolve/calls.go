@@ -34,7 +34,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
 // receiver chains), so cyclic code cannot loop.
-const maxDepth = 8
+const maxDepth = 12
 
 // typ is what an expression denotes: a module (files), a class used
 // statically, or an instance of a class. A type may be known only by name
@@ -333,6 +333,10 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 			}
 			t.instance, t.conf = true, graph.Resolved
 			out = append(out, t)
+		} else if d.Kind == facts.Func && d.Parent < 0 && c.fi.owners[d.Name] && family(c.fi.f.Lang) == "js" {
+			// A constructor function (function View() {} with
+			// View.prototype.lookup = ...): `this` is an instance.
+			out = append(out, typ{name: d.Name, ctx: c.fi, instance: true, conf: graph.Resolved})
 		}
 	}
 	return out
@@ -812,6 +816,10 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 	if t, ok := c.localVar(scope, name, depth); ok {
 		return t
 	}
+	if name == "exports" && family(fi.f.Lang) == "js" && fi.binds[name] == nil && !c.isParam(scope, name) {
+		// CommonJS: exports.f(...) calls the module's own exports.f.
+		return typ{module: []*fileInfo{fi}, conf: graph.Resolved}
+	}
 	if field, ok := strings.CutPrefix(name, "@"); ok || fi.lang.implicitSelf {
 		// Ruby @ivars, and bare field names in Java and C++ methods.
 		field = strings.TrimLeft(field, "@")
@@ -969,14 +977,15 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 					}
 					return t, true
 				}
-				if t.via != nil && b.Type != "" && external == nil {
+				if t.via != nil && (b.Type != "" || b.FromExpr != "") && external == nil {
 					external = &t
 				}
 			}
 		}
 		if external != nil {
 			// Declared only with a type from outside the workspace
-			// (newSet *goflag.FlagSet): its methods are not ours. A
+			// (newSet *goflag.FlagSet), or a value taken from a module
+			// there (var mime = send.mime): its methods are not ours. A
 			// binding of the same name with a known type wins (a closure's
 			// parameter r *http.Request beside r := NewRouter()).
 			return *external, true
@@ -1038,6 +1047,16 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		d := target.def()
 		if d.Result == "" {
 			return typ{}
+		}
+		if expr, ok := strings.CutPrefix(d.Result, "="); ok {
+			// An undeclared result: the type of what the body returns,
+			// seen from inside the function.
+			t := c.in(target.fi).typeOf(target.idx, expr, depth+1)
+			if !t.known() || t.fn.valid() || t.module != nil {
+				return typ{}
+			}
+			t.instance, t.conf = true, graph.Inferred
+			return t
 		}
 		t := c.in(target.fi).typeName(target.fi, target.idx, d.Result, depth+1)
 		t.instance, t.conf = true, graph.Inferred

@@ -150,6 +150,7 @@ type fileInfo struct {
 	top      map[string][]int // top-level definitions (not owned methods) by name
 	children [][]int          // def → child defs
 	scopes   map[int][]int    // def (or -1) → bindings declared in it
+	owners   map[string]bool  // the owners named by methods defined outside them (Foo.prototype.m, app.m)
 	lang     *langSpec
 
 	// mention: the names resolving this file may look up (see mentions).
@@ -260,6 +261,12 @@ func (fi *fileInfo) reset(f *facts.File) {
 			fi.children[d.Parent] = append(fi.children[d.Parent], i)
 		} else if d.Owner == "" {
 			fi.top[d.Name] = append(fi.top[d.Name], i)
+		}
+		if d.Owner != "" && d.Kind == facts.Func {
+			if fi.owners == nil {
+				fi.owners = map[string]bool{}
+			}
+			fi.owners[d.Owner] = true
 		}
 	}
 	for i, b := range f.Bindings {

@@ -208,3 +208,24 @@
 (source_file (var_declaration (var_spec name: (identifier) @cc.value.name)))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @cc.value.name))))
 (source_file (const_declaration (const_spec name: (identifier) @cc.value.name)))
+
+; ---- function values: names in value positions (arguments, right-hand
+; sides, returned values, composite literal elements); the extractor keeps
+; those that may name a function and the resolver makes reference edges
+; (http.HandlerFunc(mx.routeHTTP), lx.state = lexText, {"bool": boolConv})
+(argument_list [(identifier) (selector_expression)] @cc.value.ref)
+(assignment_statement right: (expression_list [(identifier) (selector_expression)] @cc.value.ref))
+(short_var_declaration right: (expression_list [(identifier) (selector_expression)] @cc.value.ref))
+(var_spec value: (expression_list [(identifier) (selector_expression)] @cc.value.ref))
+(return_statement (expression_list [(identifier) (selector_expression)] @cc.value.ref))
+(literal_value (literal_element [(identifier) (selector_expression)] @cc.value.ref))
+(keyed_element (literal_element) (literal_element [(identifier) (selector_expression)] @cc.value.ref))
+
+; names bound as variables and parameters: a bare name among them in a
+; value position is not taken for a function of that name
+(short_var_declaration left: (expression_list (identifier) @cc.local.name))
+(assignment_statement left: (expression_list (identifier) @cc.local.name))
+(var_spec name: (identifier) @cc.local.name)
+(range_clause left: (expression_list (identifier) @cc.local.name))
+(parameter_declaration name: (identifier) @cc.local.name)
+(variadic_parameter_declaration name: (identifier) @cc.local.name)

@@ -128,3 +128,6 @@
 ; JSDoc comments (/** ... @param {T} name ... */): the extractor types the
 ; parameters and result of the function that follows
 (comment) @cc.doc
+
+; parameters are variables (see the local names in js-common.scm)
+(formal_parameters (identifier) @cc.local.name)

@@ -107,6 +107,25 @@
   ] @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.value)
 
+; ---- function values: names in value positions (arguments, object and
+; array elements, right-hand sides, returned values); the extractor keeps
+; those that may name a function and the resolver makes reference edges
+; (app.use(logger), {onClick: handleClick}, [validate, save])
+(arguments [(identifier) (member_expression)] @cc.value.ref)
+(pair value: [(identifier) (member_expression)] @cc.value.ref)
+(object (shorthand_property_identifier) @cc.value.ref)
+(array [(identifier) (member_expression)] @cc.value.ref)
+(assignment_expression right: [(identifier) (member_expression)] @cc.value.ref)
+(variable_declarator value: [(identifier) (member_expression)] @cc.value.ref)
+(return_statement [(identifier) (member_expression)] @cc.value.ref)
+
+; names bound as variables and parameters: a bare name among them in a
+; value position is not taken for a function of that name (a declarator
+; that defines a function is a definition, not one of these)
+(variable_declarator name: (identifier) @cc.local.name)
+(assignment_pattern left: (identifier) @cc.local.name)
+(assignment_expression left: (identifier) @cc.local.name)
+
 ; export {a as b} from './x'
 (export_statement
   (export_clause

@@ -75,3 +75,32 @@
 (assignment
   left: [(identifier) (attribute)] @cc.bind.name
   right: [(identifier) (attribute)] @cc.bind.value)
+
+; ---- function values: names in value positions (arguments, keyword
+; values, right-hand sides, returned values, container elements); the
+; extractor keeps those that may name a function and the resolver makes
+; reference edges (sorted(xs, key=_safe_key), handlers = {'a': on_a})
+(argument_list [(identifier) (attribute)] @cc.value.ref)
+(keyword_argument value: [(identifier) (attribute)] @cc.value.ref)
+(assignment right: [(identifier) (attribute)] @cc.value.ref)
+(return_statement [(identifier) (attribute)] @cc.value.ref)
+(pair value: [(identifier) (attribute)] @cc.value.ref)
+(list [(identifier) (attribute)] @cc.value.ref)
+(tuple [(identifier) (attribute)] @cc.value.ref)
+
+; names bound as variables and parameters: a bare name among them in a
+; value position is not taken for a function of that name
+(assignment left: (identifier) @cc.local.name)
+(assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] (identifier) @cc.local.name)
+(augmented_assignment left: (identifier) @cc.local.name)
+(for_statement left: (identifier) @cc.local.name)
+(for_statement left: [(pattern_list) (tuple_pattern)] (identifier) @cc.local.name)
+(for_in_clause left: (identifier) @cc.local.name)
+(for_in_clause left: [(pattern_list) (tuple_pattern)] (identifier) @cc.local.name)
+(as_pattern alias: (as_pattern_target (identifier) @cc.local.name))
+(named_expression name: (identifier) @cc.local.name)
+(parameters (identifier) @cc.local.name)
+(default_parameter name: (identifier) @cc.local.name)
+(typed_parameter (identifier) @cc.local.name)
+(typed_default_parameter name: (identifier) @cc.local.name)
+(lambda_parameters (identifier) @cc.local.name)

@@ -501,3 +501,7 @@
   (accessibility_modifier) @cc.bind.field
   pattern: (identifier) @cc.bind.name
   type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type))
+
+; parameters are variables (see the local names in js-common.scm)
+(required_parameter pattern: (identifier) @cc.local.name)
+(optional_parameter pattern: (identifier) @cc.local.name)

@@ -116,6 +116,11 @@ type Call struct {
 	Recv string
 	// New marks a constructor call (`new X()`, Ruby `X.new`).
 	New bool
+	// Ref marks a function named as a value, not called: passed as an
+	// argument (`sort.Slice(x, less)`, `http.HandlerFunc(mx.routeHTTP)`),
+	// assigned (`lx.state = lexText`), put in a table or returned. Whoever
+	// holds the value may call it; the resolver makes a reference edge.
+	Ref bool
 	// Caller indexes Defs: the innermost enclosing definition, or -1 when the
 	// call runs at module top level.
 	Caller int

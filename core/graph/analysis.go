@@ -22,11 +22,18 @@ type Filter struct {
 	// Imports also follows import edges (module dependencies); by default
 	// slices follow calls only.
 	Imports bool
+	// Refs also follows references (a function named as a value where it
+	// is not called: a callback, a method value, a table entry).
+	Refs bool
 }
 
 func (f Filter) follows(e *edge) bool {
 	switch e.typ {
 	case Call:
+	case Ref:
+		if !f.Refs {
+			return false
+		}
 	case Import:
 		if !f.Imports {
 			return false

@@ -175,7 +175,7 @@ func TestWriteJSONSchema(t *testing.T) {
 			if hasConf {
 				t.Errorf("contains edge %v->%v has a confidence", e["from"], e["to"])
 			}
-		case "call", "import":
+		case "call", "import", "ref":
 			if !hasConf {
 				t.Errorf("%v edge %v->%v has no confidence", e["type"], e["from"], e["to"])
 			}

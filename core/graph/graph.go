@@ -40,6 +40,9 @@ const (
 	Contains EdgeType = iota + 1
 	Import
 	Call
+	// Ref: the source names the target function as a value (a callback,
+	// a method value, a table entry) without calling it there.
+	Ref
 )
 
 func (t EdgeType) String() string {
@@ -50,6 +53,8 @@ func (t EdgeType) String() string {
 		return "import"
 	case Call:
 		return "call"
+	case Ref:
+		return "ref"
 	}
 	return "unknown"
 }

@@ -29,7 +29,9 @@ type TestReach struct {
 // function of a class or module), not limited to a display depth, for the
 // tests that reach it, visiting at most budget nodes (0: TestBudget).
 // Calls through an interface count: a Go method is reached by the callers
-// of the interface methods its type implements.
+// of the interface methods its type implements; so do references, a
+// function named as a value being reached by whoever reaches the place
+// that names it.
 func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 	if budget <= 0 {
 		budget = TestBudget
@@ -72,7 +74,10 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 		}
 		for _, ei := range g.In(it.n) {
 			e := g.edges.at(ei)
-			if e.typ == Call && e.conf >= f.MinConfidence {
+			// A function named as a value (a callback, a method value,
+			// a table entry) runs when its holder calls it: the tests
+			// that reach the place it is named reach it too.
+			if (e.typ == Call || e.typ == Ref) && e.conf >= f.MinConfidence {
 				push(int(e.from), it.dispatch)
 			}
 		}

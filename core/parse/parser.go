@@ -323,6 +323,10 @@ type extractor struct {
 	binds    []bindBuild
 	returns  map[uint32]string // body start → what it returns (see addReturn)
 	docs     []span            // JSDoc comments with tags, in order
+	refCands []cnode           // names in value positions (see addRefs)
+	refSeen  map[span]bool
+	locals   []cnode           // names bound as variables or parameters
+	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
 }
 
@@ -393,6 +397,18 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.returns = n
 		case roleReturnsBody:
 			c.retBody = n
+		case roleValueRef:
+			if n.end-n.start <= 120 {
+				if x.refSeen == nil {
+					x.refSeen = map[span]bool{}
+				}
+				if sp := (span{n.start, n.end}); !x.refSeen[sp] {
+					x.refSeen[sp] = true
+					x.refCands = append(x.refCands, *n)
+				}
+			}
+		case roleLocalName:
+			x.locals = append(x.locals, *n)
 		case roleDoc:
 			if t := x.src[n.start:n.end]; bytes.HasPrefix(t, []byte("/**")) && bytes.IndexByte(t, '@') >= 0 {
 				x.docs = append(x.docs, span{n.start, n.end})
@@ -515,6 +531,10 @@ func genericKind(t string) (facts.DefKind, bool) {
 }
 
 func (x *extractor) addDef(kind facts.DefKind, node, name *cnode, c *matchCaps) {
+	if x.defNames == nil {
+		x.defNames = map[uint32]bool{}
+	}
+	x.defNames[name.start] = true
 	sp := span{node.start, node.end}
 	d := x.defs[sp]
 	if d == nil {
@@ -753,6 +773,7 @@ func (x *extractor) finish() {
 			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
+	x.addRefs()
 	x.attribute()
 	x.filterRefs()
 }
@@ -898,6 +919,7 @@ func (x *extractor) attribute() {
 		}
 		x.f.Bindings[i].Scope = d
 	})
+	x.dropShadowedRefs(encl)
 }
 
 // ParseOnly parses src without extracting anything: the floor that

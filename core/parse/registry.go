@@ -35,6 +35,8 @@ const (
 	roleReturns
 	roleReturnsBody
 	roleDoc
+	roleValueRef
+	roleLocalName
 	roleBody
 	roleDecorator
 	roleScopeNode
@@ -73,6 +75,8 @@ var roleNames = map[string]role{
 	"cc.def.returns":      roleReturns,
 	"cc.def.returns.body": roleReturnsBody,
 	"cc.doc":              roleDoc,
+	"cc.value.ref":        roleValueRef,
+	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,
 	"cc.def.decorator":    roleDecorator,
 	"cc.scope.node":       roleScopeNode,

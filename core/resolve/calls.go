@@ -60,6 +60,9 @@ func (t typ) known() bool { return t.module != nil || t.cls.valid() || t.name !=
 func lastWins(fi *fileInfo) bool { return fi.f.Lang == "python" }
 
 func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
+	if call.Ref {
+		return c.resolveRef(call)
+	}
 	spec := c.fi.lang
 	name := call.Name
 	if call.New {
@@ -184,6 +187,21 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		return defRef{}, 0
 	}
 	return c.nameMatch(name)
+}
+
+// resolveRef binds a function named as a value (facts.Call.Ref) the way a
+// call of it would bind, keeping only functions and methods of that very
+// name found without guessing: a class named as a value is not a call of
+// its constructor, and a name match is too weak for an edge no call site
+// confirms.
+func (c *callCtx) resolveRef(call *facts.Call) (defRef, graph.Confidence) {
+	plain := *call
+	plain.Ref = false
+	ref, conf := c.resolveCall(&plain)
+	if !ref.isFunc() || conf <= graph.NameMatch || ref.def().Name != call.Name {
+		return defRef{}, 0
+	}
+	return ref, conf
 }
 
 // isParam reports whether name is an unannotated parameter of the

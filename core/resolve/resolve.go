@@ -518,7 +518,11 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		if call.Caller >= 0 {
 			from = fi.ids[call.Caller]
 		}
-		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: conf, Line: call.Line})
+		typ := graph.Call
+		if call.Ref {
+			typ = graph.Ref
+		}
+		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: typ, Confidence: conf, Line: call.Line})
 	}
 	// Qualified references (pkg.T in a type, pkg.Var) mark the files of an
 	// imported package that this file uses.

@@ -14,7 +14,7 @@ import (
 // TestCodecCoversEveryField fails when facts grows a field this file does
 // not write.
 
-const codecVersion = 2
+const codecVersion = 3
 
 type enc struct{ b []byte }
 
@@ -84,6 +84,7 @@ func encodeRecord(buf []byte, r Record) []byte {
 		e.str(c.Name)
 		e.str(c.Recv)
 		e.bool(c.New)
+		e.bool(c.Ref)
 		e.int(int64(c.Caller))
 		e.int(int64(c.Line))
 	}
@@ -230,6 +231,7 @@ func decodeRecord(b []byte) (Record, error) {
 			x := &f.Calls[i]
 			x.Name, x.Recv = d.str(), d.str()
 			x.New = d.bool()
+			x.Ref = d.bool()
 			x.Caller, x.Line = int(d.int()), int(d.int())
 		}
 	}

@@ -64,7 +64,7 @@ func TestExportCheckerRejects(t *testing.T) {
 		{"beyond the file", money, strings.Replace(money, `"end_line":2`, `"end_line":99`, 1), "beyond the"},
 		{"module lines", mod, strings.Replace(mod, `"lang":"python"}`, `"lang":"python","start_line":1}`, 1), "must be absent"},
 		{"kind", money, strings.Replace(money, `"kind":"func"`, `"kind":"method"`, 1), "not in module|class|func"},
-		{"type", call, strings.Replace(call, `"type":"call"`, `"type":"calls"`, 1), "not in call|import|contains"},
+		{"type", call, strings.Replace(call, `"type":"call"`, `"type":"calls"`, 1), "not in call|ref|import|contains"},
 		{"contains confidence", contains, strings.Replace(contains, `"type":"contains"`, `"type":"contains","confidence":"resolved"`, 1), "has a confidence"},
 		{"call without confidence", call, strings.Replace(call, `"confidence":"resolved",`, ``, 1), "confidence <nil>"},
 		{"bad confidence", call, strings.Replace(call, `"resolved"`, `"sure"`, 1), "not in name-match"},

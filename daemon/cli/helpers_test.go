@@ -347,7 +347,7 @@ func checkExport(t testing.TB, data []byte, root string) exportGraph {
 			if to.Kind == "module" {
 				fail("contains %s -> %s: a module is contained", e.From, e.To)
 			}
-		case "call", "import":
+		case "call", "import", "ref":
 			if e.Confidence == nil || !confidences[*e.Confidence] {
 				fail("%s %s -> %s: confidence %v not in name-match|inferred|resolved|lsp", e.Type, e.From, e.To, e.Confidence)
 			}
@@ -355,7 +355,7 @@ func checkExport(t testing.TB, data []byte, root string) exportGraph {
 				fail("import %s -> %s: not between modules", e.From, e.To)
 			}
 		default:
-			fail("edge %s -> %s: type %q not in call|import|contains", e.From, e.To, e.Type)
+			fail("edge %s -> %s: type %q not in call|ref|import|contains", e.From, e.To, e.Type)
 		}
 		for j, l := range e.Lines {
 			if l < 1 {

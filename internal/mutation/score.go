@@ -274,7 +274,7 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 	sliceOf := func() map[int]graph.Hit {
 		if hits == nil {
 			hits = map[int]graph.Hit{}
-			for _, h := range s.g.Slice(n, graph.In, 0, graph.Filter{}) {
+			for _, h := range s.g.Slice(n, graph.In, 0, graph.Filter{Refs: true}) {
 				hits[h.Node] = h
 			}
 		}
@@ -444,12 +444,17 @@ func (s *scorer) weakest(slice map[int]graph.Hit, t int) string {
 	if !ok {
 		return "not on a call path (interface dispatch)"
 	}
-	weakest := graph.LSP
+	weakest, ref := graph.LSP, false
 	for steps := 0; ok && steps < 1000; steps++ {
-		if c := s.g.Edge(h.Edge).Confidence; c < weakest {
-			weakest = c
+		e := s.g.Edge(h.Edge)
+		if e.Confidence < weakest {
+			weakest = e.Confidence
 		}
+		ref = ref || e.Type == graph.Ref
 		h, ok = slice[h.Via]
+	}
+	if ref {
+		return "through a reference (function value)"
 	}
 	return weakest.String()
 }

@@ -34,7 +34,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
 // receiver chains), so cyclic code cannot loop.
-const maxDepth = 12
+const maxDepth = 8
 
 // typ is what an expression denotes: a module (files), a class used
 // statically, or an instance of a class. A type may be known only by name
@@ -1068,8 +1068,11 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		}
 		if expr, ok := strings.CutPrefix(d.Result, "="); ok {
 			// An undeclared result: the type of what the body returns,
-			// seen from inside the function.
-			t := c.in(target.fi).typeOf(target.idx, expr, depth+1)
+			// seen from inside the function. The hop costs no extra
+			// depth (typeOf counts its own): factory chains three
+			// deep stay within maxDepth, and a self-referring result
+			// still ends.
+			t := c.in(target.fi).typeOf(target.idx, expr, depth)
 			if !t.known() || t.fn.valid() || t.module != nil {
 				return typ{}
 			}

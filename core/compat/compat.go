@@ -224,6 +224,10 @@ func Check(old, new Sig, call Call, name string) (Verdict, string) {
 	return v, why
 }
 
+// Compatible reports whether every call that fit old fits new, whatever
+// its form: new only adds optional parameters (see Check).
+func Compatible(old, new Sig) bool { return old.OK && new.OK && addsOnlyOptional(old, new) }
+
 func check(old, new Sig, call Call, name string) (Verdict, string) {
 	switch new.Lang {
 	case "python":

@@ -5,7 +5,8 @@ import "strings"
 // extractorVersion changes when the extractor makes different facts from
 // the same schemas (SchemaDigest hashes it, so stored facts are remade).
 // 2: comments no longer count as part of a signature.
-const extractorVersion = 2
+// 3: signatures up to 400 bytes (was 160).
+const extractorVersion = 3
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -858,8 +858,10 @@ func (x *extractor) signature(d *defBuild) string {
 	s := stripComments(x.s.lang.Name, string(x.src[d.start:end]))
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 	s = strings.TrimRight(s, " {:=;")
-	if len(s) > 160 {
-		s = s[:157] + "..."
+	// Long enough for the parameter lists of real constructors (mobx's
+	// Reaction, immer's finalizeProperty): signature checks need all of it.
+	if len(s) > 400 {
+		s = s[:397] + "..."
 	}
 	return s
 }

@@ -235,3 +235,66 @@ func TestSignatureCards(t *testing.T) {
 		})
 	}
 }
+
+// TestSignatureCardSites: a recursive call breaks like any other and is
+// cited; a call bound by name only (Python, receiver of unknown type)
+// cannot be said to break, only that it may.
+func TestSignatureCardSites(t *testing.T) {
+	cases := []struct {
+		name       string
+		files      map[string]string
+		path       string
+		old, new   string
+		want, dont []string
+	}{
+		{"recursive call", map[string]string{
+			"go.mod":  "module example.com/w\n\ngo 1.22\n",
+			"walk.go": "package w\n\nfunc walk(n int) int {\n\tif n == 0 {\n\t\treturn 0\n\t}\n\treturn walk(n - 1)\n}\n\nfunc Top() int { return walk(3) }\n",
+		}, "walk.go", "func walk(n int) int {", "func walk(n int, depth int) int {",
+			[]string{"Will break 2 of 2 call sites", "walk.go:7 walk", "walk.go:10 Top"}, nil},
+		{"name match", map[string]string{
+			"pyproject.toml":  "",
+			"app/__init__.py": "",
+			"app/jobs.py":     "class Job:\n    def transcode(self, x):\n        return x\n\n\ndef run(job: Job):\n    return job.transcode(1)\n\n\nclass Runner:\n    def run_any(self):\n        return self.thing.transcode(2)\n",
+		}, "app/jobs.py", "    def transcode(self, x):", "    def transcode(self, x, y):",
+			[]string{"Will break 1 of 2 call sites", "app/jobs.py:7 run", "Cannot check 1 call site", "bound by name only", "app/jobs.py:12 Runner.run_any"},
+			[]string{"Will break 2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, s := range c.files {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+				os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644)
+			}
+			res, err := index.Build(dir, config.Default())
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &indexHost{root: dir, res: res}
+			p := filepath.Join(dir, filepath.FromSlash(c.path))
+			if !strings.Contains(c.files[c.path], c.old) {
+				t.Fatalf("%s lacks %q", c.path, c.old)
+			}
+			os.WriteFile(p, []byte(strings.Replace(c.files[c.path], c.old, c.new, 1)), 0o644)
+			_, after, err := h.Apply(context.Background(), dir, []string{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := diffFile(res.Graph, after, c.path, lineChanges{})
+			r := newSiteReader(dir)
+			defer r.close()
+			text, _ := editCard(res.Graph, after, c.path, cs, 2000, r)
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("card lacks %q:\n%s", w, text)
+				}
+			}
+			for _, w := range c.dont {
+				if strings.Contains(text, w) {
+					t.Errorf("card has %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}

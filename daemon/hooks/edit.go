@@ -33,6 +33,9 @@ type caller struct {
 	Start int    `json:"start"`
 	End   int    `json:"end"`
 	Lang  string `json:"lang,omitempty"`
+	// Guess: the call edge is only a name match (the receiver's type is
+	// unknown); its sites cannot be said to break, only that they may.
+	Guess bool `json:"guess,omitempty"`
 }
 
 // sites is "path:l1,l2,l3": every call site of the caller.
@@ -186,7 +189,7 @@ func callersOf(before, after *graph.Graph, id, rel string) []caller {
 	for _, nb := range g.Neighbors(i, graph.In, graph.Filter{}) {
 		n := g.Nodes[nb.Node]
 		c := caller{ID: n.ID, Label: label(n), Path: nb.Path, Start: n.StartLine, End: n.EndLine,
-			Lines: append([]int(nil), nb.Lines...), Lang: n.Lang}
+			Lines: append([]int(nil), nb.Lines...), Lang: n.Lang, Guess: nb.Confidence == graph.NameMatch}
 		// A caller in the edited file may have moved: its call sites move
 		// with it (exact unless the edit changed lines above them inside it).
 		if g == before && n.Path == rel {
@@ -207,6 +210,29 @@ func callersOf(before, after *graph.Graph, id, rel string) []caller {
 		out = append(out, c)
 	}
 	return out
+}
+
+// recursiveCalls is the function id calling itself, as a caller of its
+// own (its call sites break with a signature change like any other), from
+// the graph after the edit.
+func recursiveCalls(after *graph.Graph, id string) []caller {
+	i, ok := after.Index(id)
+	if !ok {
+		return nil
+	}
+	n := after.Nodes[i]
+	var lines []int
+	for _, ei := range after.In(i) {
+		if e := after.Edge(ei); e.Type == graph.Call && e.From == i && e.Confidence > graph.NameMatch {
+			lines = append(lines, e.Lines...)
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	sort.Ints(lines)
+	return []caller{{ID: n.ID, Label: label(n), Path: n.Path, Start: n.StartLine, End: n.EndLine,
+		Lines: lines, Line: lines[0], Lang: n.Lang}}
 }
 
 func siteList(cs []caller, max int) string {
@@ -343,6 +369,8 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 					l = fmt.Sprintf("RENAMED %s → %s but callers still use the old name: %s.", name, label(c.after), siteList(cs, 4))
 				}
 			case "signature":
+				cs = append(cs, recursiveCalls(after, c.id)...)
+				// (as signatureCallers: the card and CheckSignatureChange agree)
 				var compatible bool
 				callers := len(cs)
 				l, cs, compatible = signatureLines(c, cs, sites)

@@ -282,6 +282,9 @@ func (mr *MutResult) compare(checks []hooks.SiteCheck, noCard string, resolved b
 		if len(s.Errors) > 0 {
 			why = s.Errors[0]
 		}
+		if s.Via != "" {
+			why += " (at a call of `" + s.Via + "`)"
+		}
 		if ok && c.Why != "" {
 			why = c.Why + " — checker: " + why
 		}

@@ -44,6 +44,9 @@ type Site struct {
 	// NameLine is the line of the callee's name when it differs (a call
 	// spread over lines: `x.\n\tf(...)`).
 	NameLine int `json:"name_line,omitempty"`
+	// Via names the callee when the call is not of the function's own
+	// name (Python: an alias of it, a subclass inheriting it).
+	Via string `json:"via,omitempty"`
 	// Errors are the checker's messages located at this call.
 	Errors []string `json:"errors,omitempty"`
 }

@@ -10,9 +10,10 @@
       request: {"target": {"file", "line", "short", "cls"},
                 "diags": [{"file", "sl", "sc", "el", "ec", "rule", "message"}]}
       (pyright's ranges: 0-based lines, UTF-16 columns). Prints
-      {"breaks": [{"file", "line", "name_line", "errors"}],
+      {"breaks": [{"file", "line", "name_line", "via", "errors"}],
        "other": [{"file", "line", "message", "where"}]}: each error goes to
-      the innermost call of the target's name that holds it.
+      the innermost call of the target's name that holds it, else to the
+      innermost call that holds it ("via": that call's name).
 """
 
 import ast
@@ -380,6 +381,15 @@ def cmd_attribute(root):
                 if call_name(c) in names:
                     if best is None or (cs >= (best.lineno, best.col_offset) and ce <= (best.end_lineno, best.end_col_offset)):
                         best = c
+        # A new arity error (reportCallIssue) at a call of another name is
+        # the mutation's doing too (only the target changed): a call through
+        # an alias of it (get_invocation = self._format_action_invocation)
+        # or of a subclass inheriting it (Compat32() for
+        # _PolicyBase.__init__). Argument type errors are not taken so: they
+        # may be about the function passed as a value.
+        via = None
+        if best is None and inner is not None and d.get("rule") == "reportCallIssue":
+            best, via = inner, call_name(inner) or "?"
         if best is not None:
             key = (rel, best.lineno, best.col_offset)
             site = breaks.get(key)
@@ -388,6 +398,8 @@ def cmd_attribute(root):
                 site = {"file": rel, "line": best.lineno, "errors": []}
                 if nl != best.lineno:
                     site["name_line"] = nl
+                if via:
+                    site["via"] = via
                 breaks[key] = site
             site["errors"].append(d["message"])
             continue
@@ -397,8 +409,6 @@ def cmd_attribute(root):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == t["short"] and node.lineno <= t["line"] <= node.end_lineno:
                     if node.lineno <= sl <= node.end_lineno:
                         where = "definition"
-        if where == "elsewhere" and inner is not None:
-            where = "call of " + (call_name(inner) or "?")
         other.append({"file": rel, "line": sl, "message": d["message"], "where": where})
     json.dump({"breaks": list(breaks.values()), "other": other}, sys.stdout)
 

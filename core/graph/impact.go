@@ -15,9 +15,11 @@ type Impact struct {
 	Upstream []Hit // transitive callers, nearest first
 	Tests    []int
 	// TestsComplete says the search for tests saw the whole closure;
-	// Dispatch marks the tests found only through interface methods.
+	// Dispatch marks the tests found only through interface methods,
+	// Value those found only through references (function values).
 	TestsComplete bool
 	Dispatch      map[int]bool
+	Value         map[int]bool
 	Depth         int
 }
 
@@ -33,6 +35,7 @@ func (g *Graph) Impact(i, depth int, f Filter) Impact {
 		Tests:         tr.Tests,
 		TestsComplete: tr.Complete,
 		Dispatch:      tr.Dispatch,
+		Value:         tr.Value,
 		Depth:         depth,
 	}
 }

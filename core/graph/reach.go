@@ -18,6 +18,10 @@ type TestReach struct {
 	// method the node implements (a Go method reached through the
 	// interface): the call may go elsewhere at run time.
 	Dispatch map[int]bool
+	// Value marks the tests found only through a reference (a function
+	// passed or stored as a value, a method of a type handed to the
+	// standard library): the holder may or may not call it.
+	Value map[int]bool
 	// Complete says the closure was explored to its end; when false the
 	// budget stopped it and a missing test proves nothing.
 	Complete bool
@@ -40,17 +44,19 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 	type item struct {
 		n        int
 		dispatch bool
+		ref      bool // arrived through a reference
+		value    bool // some reference on the way
 	}
 	seen := map[int]bool{}
 	var queue []item
-	push := func(n int, dispatch bool) {
+	push := func(n int, dispatch, ref, value bool) {
 		if !seen[n] {
 			seen[n] = true
-			queue = append(queue, item{n, dispatch})
+			queue = append(queue, item{n, dispatch, ref, value || ref})
 		}
 	}
 	for _, s := range g.Seeds(i) {
-		push(s, false)
+		push(s, false, false, false)
 	}
 	r := TestReach{Complete: true}
 	found := map[int]bool{}
@@ -70,6 +76,19 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 					r.Dispatch = map[int]bool{}
 				}
 				r.Dispatch[it.n] = true
+			} else if it.value {
+				if r.Value == nil {
+					r.Value = map[int]bool{}
+				}
+				r.Value[it.n] = true
+			}
+		}
+		if it.ref && g.Nodes[it.n].Kind == Class {
+			// A function named in a class body (a dispatch table,
+			// pprint's _dispatch[...] = _pprint_dict) is run by the
+			// class's own code: its methods reach it.
+			for _, d := range g.Descendants(it.n) {
+				push(d, it.dispatch, false, it.value)
 			}
 		}
 		for _, ei := range g.In(it.n) {
@@ -78,11 +97,11 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			// a table entry) runs when its holder calls it: the tests
 			// that reach the place it is named reach it too.
 			if (e.typ == Call || e.typ == Ref) && e.conf >= f.MinConfidence {
-				push(int(e.from), it.dispatch)
+				push(int(e.from), it.dispatch, e.typ == Ref, it.value)
 			}
 		}
 		for _, m := range impls[it.n] {
-			push(m, true)
+			push(m, true, false, it.value)
 		}
 	}
 	sort.Slice(r.Tests, func(a, b int) bool { return g.Nodes[r.Tests[a]].ID < g.Nodes[r.Tests[b]].ID })

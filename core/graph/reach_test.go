@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -66,5 +67,57 @@ func TestTestsOf(t *testing.T) {
 		if got := tests(c.id, c.budget); got != c.want {
 			t.Errorf("TestsOf(%s, budget %d) = %s, want %s", c.id, c.budget, got, c.want)
 		}
+	}
+}
+
+// TestTestsOfReferences: a function named as a value is reached by the
+// tests that reach where it is named, marked as found through a value; a
+// function named in a class body is reached through the class's methods.
+func TestTestsOfReferences(t *testing.T) {
+	nodes := []*Node{
+		{ID: "lex.go::lexText", Kind: Func, Name: "lexText", Path: "lex.go", Lang: "go"},
+		{ID: "lex.go::lex", Kind: Func, Name: "lex", Path: "lex.go", Lang: "go"},
+		{ID: "lex_test.go::TestLex", Kind: Func, Name: "TestLex", Path: "lex_test.go", Lang: "go", Test: true},
+		{ID: "p.py::P", Kind: Class, Name: "P", Path: "p.py", Lang: "python"},
+		{ID: "p.py::P.format", Kind: Func, Name: "format", Path: "p.py", Lang: "python"},
+		{ID: "p.py::P._pprint_dict", Kind: Func, Name: "_pprint_dict", Path: "p.py", Lang: "python"},
+		{ID: "test_p.py::test_dict", Kind: Func, Name: "test_dict", Path: "test_p.py", Lang: "python", Test: true},
+		{ID: "lex.go::unused", Kind: Func, Name: "unused", Path: "lex.go", Lang: "go"},
+	}
+	g := New(nodes, []EdgeSpec{
+		{From: "lex.go::lex", To: "lex.go::lexText", Type: Ref, Confidence: Resolved, Line: 3},
+		{From: "lex_test.go::TestLex", To: "lex.go::lex", Type: Call, Confidence: Resolved, Line: 5},
+		{From: "p.py::P", To: "p.py::P._pprint_dict", Type: Ref, Confidence: Resolved, Line: 9},
+		{From: "p.py::P", To: "p.py::P.format", Type: Contains},
+		{From: "p.py::P", To: "p.py::P._pprint_dict", Type: Contains},
+		{From: "test_p.py::test_dict", To: "p.py::P.format", Type: Call, Confidence: Resolved, Line: 2},
+	})
+	for _, c := range []struct{ target, want string }{
+		{"lex.go::lexText", "TestLex(value)"},
+		{"lex.go::lex", "TestLex"},
+		{"p.py::P._pprint_dict", "test_dict(value)"},
+		{"lex.go::unused", ""},
+	} {
+		i, _ := g.Index(c.target)
+		r := g.TestsOf(i, Filter{}, 0)
+		var got []string
+		for _, x := range r.Tests {
+			s := g.Nodes[x].Name
+			if r.Value[x] {
+				s += "(value)"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("tests of %s = %q, want %q", c.target, strings.Join(got, " "), c.want)
+		}
+	}
+	// Impact slices follow calls only unless asked.
+	i, _ := g.Index("lex.go::lexText")
+	if hs := g.Slice(i, In, 0, Filter{}); len(hs) != 0 {
+		t.Errorf("a call slice follows a reference: %v", hs)
+	}
+	if hs := g.Slice(i, In, 0, Filter{Refs: true}); len(hs) != 2 {
+		t.Errorf("a slice with Refs: %d hits, want 2 (lex, TestLex)", len(hs))
 	}
 }

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"regexp"
 	"sort"
 	"strings"
@@ -32,7 +33,11 @@ func (x *extractor) jsDoc(d *defBuild) {
 	if len(between) > 40 || strings.TrimLeft(between, " \t\r\nabcdefghijklmnopqrstuvwxyz") != "" {
 		return
 	}
-	text := string(x.src[doc.start:doc.end])
+	raw := x.src[doc.start:doc.end]
+	if !bytes.Contains(raw, []byte("@param")) && !bytes.Contains(raw, []byte("@return")) {
+		return
+	}
+	text := string(raw)
 	if d.result == "" {
 		if m := jsDocReturn.FindStringSubmatch(text); m != nil {
 			if t := jsDocType(m[1]); t != "" && t != "this" {

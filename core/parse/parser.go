@@ -27,6 +27,9 @@ type Parser struct {
 	// types, specs): across a tree the same few thousand repeat hundreds of
 	// thousands of times.
 	names map[string]string
+	// Scratch buffers the extractor reuses from file to file.
+	refBuf   []cnode
+	localBuf []span
 }
 
 // NewParser returns a parser that uses the registry's schemas.
@@ -125,11 +128,15 @@ func (p *Parser) parse(c *TreeCache, relpath, lang string, src []byte) (*facts.F
 		f.ErrorLine = firstErrorLine(root)
 	}
 	if s.query != nil {
-		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}, names: p.names}
+		x := extractor{s: s, src: src, f: f, defs: map[span]*defBuild{}, calls: map[span]int{}, names: p.names,
+			refCands: p.refBuf[:0], locals: p.localBuf[:0]}
 		if err := p.cursor.run(s.query, root, x.match); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", relpath, err)
 		}
 		x.finish()
+		if cap(x.refCands) <= 1<<16 && cap(x.locals) <= 1<<16 {
+			p.refBuf, p.localBuf = x.refCands[:0], x.locals[:0]
+		}
 	}
 	return f, nil
 }
@@ -324,8 +331,7 @@ type extractor struct {
 	returns  map[uint32]string // body start → what it returns (see addReturn)
 	docs     []span            // JSDoc comments with tags, in order
 	refCands []cnode           // names in value positions (see addRefs)
-	refSeen  map[span]bool
-	locals   []cnode           // names bound as variables or parameters
+	locals   []span            // names bound as variables or parameters
 	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
 }
@@ -399,16 +405,12 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.retBody = n
 		case roleValueRef:
 			if n.end-n.start <= 120 {
-				if x.refSeen == nil {
-					x.refSeen = map[span]bool{}
-				}
-				if sp := (span{n.start, n.end}); !x.refSeen[sp] {
-					x.refSeen[sp] = true
-					x.refCands = append(x.refCands, *n)
-				}
+				x.refCands = append(x.refCands, *n) // deduplicated in addRefs
 			}
 		case roleLocalName:
-			x.locals = append(x.locals, *n)
+			if n.end-n.start <= 64 {
+				x.locals = append(x.locals, span{n.start, n.end})
+			}
 		case roleDoc:
 			if t := x.src[n.start:n.end]; bytes.HasPrefix(t, []byte("/**")) && bytes.IndexByte(t, '@') >= 0 {
 				x.docs = append(x.docs, span{n.start, n.end})

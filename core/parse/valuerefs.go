@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -24,21 +25,44 @@ func (x *extractor) addRefs() {
 			names[d.Name] = true
 		}
 	}
+	quals := map[string]bool{} // Go: the packages a selector may name
 	for _, im := range x.f.Imports {
 		if im.Alias != "" {
 			names[im.Alias] = true
+			quals[im.Alias] = true
 		}
 		if im.Name != "" {
 			names[im.Name] = true
 		}
+		if i := strings.LastIndexByte(im.Spec, '/'); i >= 0 {
+			quals[im.Spec[i+1:]] = true
+		} else {
+			quals[im.Spec] = true
+		}
 	}
-	for _, n := range x.refCands {
+	// Go code names the exported functions of its package's other files
+	// bare (a test's r.Use(RealIP)), and those of imported packages as
+	// pkg.F: those are kept whatever their name (variables and parameters
+	// are dropped later, by scope). Unexported names from other files are
+	// not: most are variables, and keeping them costs the index more than
+	// they find.
+	goNames := x.s.lang.Name == "go"
+	// Several patterns may capture one node: keep it once.
+	sort.Slice(x.refCands, func(i, j int) bool {
+		a, b := &x.refCands[i], &x.refCands[j]
+		return a.start < b.start || a.start == b.start && a.end < b.end
+	})
+	for k, n := range x.refCands {
+		if k > 0 && x.refCands[k-1].start == n.start && x.refCands[k-1].end == n.end {
+			continue
+		}
 		text := strings.Join(strings.Fields(x.text(&n)), "")
 		recv, name := "", text
 		if i := strings.LastIndexByte(text, '.'); i >= 0 {
 			recv, name = text[:i], text[i+1:]
 		}
-		if name == "" || !names[name] || strings.ContainsAny(recv, "()[]{}\"'") {
+		known := names[name] || goNames && (recv == "" && exported(name) || quals[recv])
+		if name == "" || !known || strings.ContainsAny(recv, "()[]{}\"'") {
 			continue
 		}
 		x.callList = append(x.callList, callBuild{
@@ -72,14 +96,24 @@ func (x *extractor) dropShadowedRefs(encl func([]uint32, func(i, def int))) {
 		scope int
 	}
 	shadow := map[local]bool{}
-	pos := make([]uint32, len(x.locals))
-	for i := range x.locals {
-		pos[i] = x.locals[i].start
+	// Only names some bare reference uses matter.
+	used := map[string]bool{}
+	for i := range x.f.Calls {
+		if c := &x.f.Calls[i]; c.Ref && c.Recv == "" {
+			used[c.Name] = true
+		}
+	}
+	var pos []uint32
+	var which []int
+	for i, l := range x.locals {
+		if !x.defNames[l.start] && used[string(x.src[l.start:l.end])] {
+			pos = append(pos, l.start)
+			which = append(which, i)
+		}
 	}
 	encl(pos, func(i, d int) {
-		if n := &x.locals[i]; !x.defNames[n.start] && n.end-n.start <= 64 {
-			shadow[local{x.text(n), d}] = true
-		}
+		l := x.locals[which[i]]
+		shadow[local{string(x.src[l.start:l.end]), d}] = true
 	})
 	defs := x.f.Defs
 	keep := x.f.Calls[:0]
@@ -103,3 +137,6 @@ func (x *extractor) dropShadowedRefs(encl func([]uint32, func(i, def int))) {
 	}
 	x.f.Calls = keep
 }
+
+// exported reports whether a Go name starts with an upper-case letter.
+func exported(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }

@@ -53,7 +53,9 @@ type Test struct {
 	Path  string `json:"path"`
 	Line  int    `json:"line,omitempty"`
 	// Via is "interface" for a test that reaches the target only through
-	// an interface method the target implements.
+	// an interface method the target implements, "value" for one that
+	// reaches it only where it is named as a value (a callback, a table
+	// entry, a method the standard library calls back).
 	Via string `json:"via,omitempty"`
 }
 
@@ -103,8 +105,11 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 	for _, t := range im.Tests {
 		n := g.Nodes[t]
 		tt := Test{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine}
-		if im.Dispatch[t] {
+		switch {
+		case im.Dispatch[t]:
 			tt.Via = "interface"
+		case im.Value[t]:
+			tt.Via = "value"
 		}
 		r.Tests = append(r.Tests, tt)
 	}

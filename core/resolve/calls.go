@@ -195,6 +195,19 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 // its constructor, and a name match is too weak for an edge no call site
 // confirms.
 func (c *callCtx) resolveRef(call *facts.Call) (defRef, graph.Confidence) {
+	if call.Recv == "" && call.Caller >= 0 && c.fi.f.Defs[call.Caller].Kind == facts.Class {
+		// In a class body, the class's own functions are in scope
+		// (pprint's `_dispatch[dict.__repr__] = _pprint_dict`).
+		found := -1
+		for _, k := range c.fi.children[call.Caller] {
+			if d := &c.fi.f.Defs[k]; d.Name == call.Name && d.Kind == facts.Func {
+				found = k
+			}
+		}
+		if found >= 0 {
+			return defRef{c.fi, found}, graph.Resolved
+		}
+	}
 	plain := *call
 	plain.Ref = false
 	ref, conf := c.resolveCall(&plain)
@@ -981,7 +994,8 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 				s = -1
 			}
 		}
-		var external *typ
+		var external typ
+		hasExternal := false
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
 			if b.Name == name {
@@ -995,18 +1009,18 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 					}
 					return t, true
 				}
-				if t.via != nil && (b.Type != "" || b.FromExpr != "") && external == nil {
-					external = &t
+				if t.via != nil && (b.Type != "" || b.FromExpr != "") && !hasExternal {
+					external, hasExternal = t, true
 				}
 			}
 		}
-		if external != nil {
+		if hasExternal {
 			// Declared only with a type from outside the workspace
 			// (newSet *goflag.FlagSet), or a value taken from a module
 			// there (var mime = send.mime): its methods are not ours. A
 			// binding of the same name with a known type wins (a closure's
 			// parameter r *http.Request beside r := NewRouter()).
-			return *external, true
+			return external, true
 		}
 		if s < 0 {
 			return typ{}, false

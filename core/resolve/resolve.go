@@ -34,7 +34,7 @@ type Project struct {
 // tests. 3: Python value flow, C3 method order, last definition wins;
 // Go conversions are not calls, assertions and named results type
 // variables, external receiver types never name-match.
-const Version = 3
+const Version = 4
 
 // GoModule is a go.mod: the module path and its directory.
 type GoModule struct{ Dir, Path string }
@@ -524,6 +524,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: typ, Confidence: conf, Line: call.Line})
 	}
+	out = append(out, c.callbackEdges()...)
 	// Qualified references (pkg.T in a type, pkg.Var) mark the files of an
 	// imported package that this file uses.
 	for _, ref := range f.Refs {

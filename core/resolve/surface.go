@@ -284,6 +284,10 @@ func mentions(f *facts.File) []uint64 {
 		toks = tokens(spec, toks, im.Spec, im.Name, im.Alias)
 	}
 	toks = tokens(spec, toks, f.DefaultExport)
+	if f.Lang == "go" && (len(f.Bindings) > 0 || len(f.Defs) > 0) {
+		// callbackEdges looks these up on the types the file holds.
+		toks = append(toks, callbackNames...)
+	}
 	if family(f.Lang) == "js" {
 		toks = append(toks, "default")
 	}

@@ -168,7 +168,7 @@ func Markdown(results []*Result, info ReportInfo) string {
 		w("False positives: %d pairs; %d of them ran the function (its failure was caught on the way: ccd's path is real), %d were found only through an interface method the function implements (\"via interface\"); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.FPInterface, t.Unmapped)
 		if len(t.FPByConf) > 0 {
 			var parts []string
-			for _, c := range []string{"name-match", "inferred", "resolved", "lsp", "through a reference (function value)", "not on a call path (interface dispatch)"} {
+			for _, c := range []string{"name-match", "inferred", "resolved", "lsp", "through a reference (function value)", "not on a call path (interface dispatch, a class's table)"} {
 				if n := t.FPByConf[c]; n > 0 {
 					parts = append(parts, fmt.Sprintf("%s %d", c, n))
 				}

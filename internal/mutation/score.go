@@ -442,7 +442,7 @@ func frameFunc(fr string) string {
 func (s *scorer) weakest(slice map[int]graph.Hit, t int) string {
 	h, ok := slice[t]
 	if !ok {
-		return "not on a call path (interface dispatch)"
+		return "not on a call path (interface dispatch, a class's table)"
 	}
 	weakest, ref := graph.LSP, false
 	for steps := 0; ok && steps < 1000; steps++ {

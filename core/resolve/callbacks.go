@@ -55,6 +55,9 @@ func fitsCallback(d *facts.Def) bool {
 // the callback methods of the workspace types it holds values of.
 func (c *callCtx) callbackEdges() []graph.EdgeSpec {
 	fi := c.fi
+	if fi.f.Lang == "python" {
+		return c.implicitEdges()
+	}
 	if fi.f.Lang != "go" {
 		return nil
 	}
@@ -133,6 +136,47 @@ func (c *callCtx) holdsCallbacks(tname string) bool {
 			if _, ok := callbackMethods[d.Name]; ok && fitsCallback(d) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// implicitEdges are Python's calls no call site names: the special methods
+// the interpreter runs (`for x in s` runs s.__iter__ and __next__,
+// sorted() runs __lt__, `with` runs __enter__ and __exit__, print runs
+// __str__) and properties (attribute syntax runs the function). Each gets
+// a reference edge from its class, marked inferred: whoever reaches the
+// class (through any of its methods, the constructor included) may run
+// them.
+func (c *callCtx) implicitEdges() []graph.EdgeSpec {
+	fi := c.fi
+	defs := fi.f.Defs
+	var out []graph.EdgeSpec
+	for i := range defs {
+		d := &defs[i]
+		if d.Kind != facts.Func || d.Parent < 0 || defs[d.Parent].Kind != facts.Class {
+			continue
+		}
+		if !implicitlyRun(d) {
+			continue
+		}
+		out = append(out, graph.EdgeSpec{From: fi.ids[d.Parent], To: fi.ids[i], Type: graph.Ref, Confidence: graph.Inferred, Line: d.StartLine})
+	}
+	return out
+}
+
+// implicitlyRun reports whether Python runs method d without a call of its
+// name: a special method (other than __init__ and __new__, which calls of
+// the class reach) or a property.
+func implicitlyRun(d *facts.Def) bool {
+	n := d.Name
+	if len(n) > 4 && strings.HasPrefix(n, "__") && strings.HasSuffix(n, "__") {
+		return n != "__init__" && n != "__new__" && n != "__init_subclass__" && n != "__class_getitem__"
+	}
+	for _, dec := range d.Decorators {
+		if dec == "property" || dec == "cached_property" || dec == "functools.cached_property" ||
+			strings.HasSuffix(dec, ".setter") || strings.HasSuffix(dec, ".getter") || strings.HasSuffix(dec, ".deleter") {
+			return true
 		}
 	}
 	return false

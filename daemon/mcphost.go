@@ -35,6 +35,9 @@ type boardState struct {
 	b    *board.Board
 	err  error
 	save sync.Mutex // serialises saves so an older copy never wins
+	// startedOver: the stored board did not decode and b began empty;
+	// a save then keeps a backup that holds more (keepLargerBackup).
+	startedOver bool
 }
 
 // mcpHost implements mcp.Host on the registry.
@@ -131,26 +134,61 @@ func (h mcpHost) Graph(ctx context.Context, root string) (*graph.Graph, mcp.Meta
 // on first use.
 func (w *workspace) loadBoard() (*board.Board, error) {
 	w.board.once.Do(func() {
+		dir := filepath.Join(w.root, store.Dir)
 		var data []byte
 		if w.store != nil {
 			data, _ = w.store.Blob(boardKey)
 		}
+		backup, _ := os.ReadFile(filepath.Join(dir, boardBackup))
 		if data == nil {
-			data, _ = os.ReadFile(filepath.Join(w.root, store.Dir, boardBackup))
+			data = backup
 		}
 		if data == nil {
 			w.board.b = board.New()
 			return
 		}
 		b, err := board.Unmarshal(data)
+		if err != nil && backup != nil && !bytes.Equal(backup, data) {
+			// The store's copy does not decode: the backup beside it
+			// may (a damaged page, a half-written blob).
+			os.WriteFile(filepath.Join(dir, "board.unreadable.json"), data, 0o600)
+			b, err = board.Unmarshal(backup)
+			data = backup
+		}
 		if err != nil {
-			// Keep the unreadable bytes for a person to look at; start over.
-			os.WriteFile(filepath.Join(w.root, store.Dir, "board.unreadable.json"), data, 0o600)
+			// Keep the unreadable bytes for a person to look at; start
+			// over, and keep the backup from being replaced by less.
+			os.WriteFile(filepath.Join(dir, "board.unreadable.json"), data, 0o600)
 			b = board.New()
+			w.board.startedOver = true
 		}
 		w.board.b = b
 	})
 	return w.board.b, w.board.err
+}
+
+// boardSize counts what a board holds, to compare a backup with what
+// would replace it.
+func boardSize(s board.Snapshot) int {
+	return len(s.Evidence) + len(s.Claims) + len(s.Decisions) + len(s.Analyses) + len(s.Tasks)
+}
+
+// keepLargerBackup moves the backup aside (board.bak-TIME.json) when it
+// holds more than the board about to replace it: a board that started over
+// after a failed load must not erase what the backup still has.
+func keepLargerBackup(dir string, b *board.Board) {
+	path := filepath.Join(dir, boardBackup)
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	prev, err := board.Unmarshal(old)
+	if err != nil {
+		return
+	}
+	if boardSize(prev.Snapshot()) > boardSize(b.Snapshot()) {
+		os.Rename(path, filepath.Join(dir, "board.bak-"+time.Now().UTC().Format("20060102T150405.000")+".json"))
+	}
 }
 
 func (h mcpHost) Board(root string) (*board.Board, error) {
@@ -186,6 +224,9 @@ func (w *workspace) saveBoard(b *board.Board) error {
 		if err := w.store.PutBlob(boardKey, data); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if w.board.startedOver {
+		keepLargerBackup(dir, b)
 	}
 	if err := writeAtomic(filepath.Join(dir, boardBackup), data); err != nil {
 		errs = append(errs, err)

@@ -74,6 +74,14 @@ func (e *ErrMovedAside) Error() string {
 	return fmt.Sprintf("database %s unusable (%v); moved to %s, rebuilding", e.From, e.Reason, e.To)
 }
 
+// ErrInUse reports that another process holds the database's lock: the
+// caller works without persistence (or says so); the file is left alone.
+type ErrInUse struct{ Path string }
+
+func (e *ErrInUse) Error() string {
+	return fmt.Sprintf("database %s is locked by another process (another ccd daemon?); working without it", e.Path)
+}
+
 // Open opens (creating if needed) the database of the workspace at root.
 // An unusable database is moved aside and a fresh one opened; the returned
 // error is then an *ErrMovedAside alongside a usable store.
@@ -87,6 +95,11 @@ func Open(root string) (*Store, error) {
 	s, err := open(path)
 	if err == nil {
 		return s, nil
+	}
+	if errors.Is(err, bolt.ErrTimeout) {
+		// Locked by another process (a second daemon with another state
+		// dir): the database is in use, not broken. Never move it aside.
+		return nil, &ErrInUse{Path: path}
 	}
 	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405"))
 	if rerr := os.Rename(path, aside); rerr != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,5 +193,29 @@ func TestBlobRoundTripSurvivesReopen(t *testing.T) {
 	defer s.Close()
 	if b, err := s.Blob("board"); err != nil || string(b) != `{"v":2}` {
 		t.Fatalf("after reopen: %q %v", b, err)
+	}
+}
+
+// TestOpenLockedIsInUse: a database another process holds (here: another
+// open file description, as a second daemon would have) is reported in
+// use and left where it is, never moved aside as unusable.
+func TestOpenLockedIsInUse(t *testing.T) {
+	root := t.TempDir()
+	s1, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	s2, err := Open(root)
+	var inUse *ErrInUse
+	if s2 != nil || !errors.As(err, &inUse) {
+		t.Fatalf("second open: store %v, err %v; want ErrInUse", s2, err)
+	}
+	if IsMovedAside(err) {
+		t.Fatalf("a locked database was moved aside: %v", err)
+	}
+	bad, _ := filepath.Glob(filepath.Join(root, Dir, "ccd.db.bad-*"))
+	if len(bad) > 0 {
+		t.Fatalf("moved aside: %v", bad)
 	}
 }

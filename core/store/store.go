@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -112,7 +113,75 @@ func Open(root string) (*Store, error) {
 	return s, &ErrMovedAside{From: path, To: aside, Reason: err}
 }
 
+// CheckCommand, when set, returns a command that checks the database file
+// at path in another process (the daemon sets it to `ccd check-store`).
+// bbolt walks a damaged file's pages in goroutines of its own, where a
+// panic cannot be recovered: checked in a child, a damaged file costs the
+// child, not the daemon holding every workspace. The command must exit 0
+// for a sound file.
+var CheckCommand func(path string) *exec.Cmd
+
+// CheckFile opens the database at path read-only and checks every page
+// (bbolt's consistency check). Run it in a process of its own: on some
+// damage bbolt panics where no recover reaches.
+func CheckFile(path string) error {
+	if err := preflight(path); err != nil {
+		return err
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(func(tx *bolt.Tx) error {
+		for cerr := range tx.Check() {
+			return fmt.Errorf("consistency check: %w", cerr)
+		}
+		return nil
+	})
+}
+
+// checkApart runs CheckCommand on an existing, non-empty file.
+func checkApart(path string) error {
+	if CheckCommand == nil {
+		return nil
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		return nil
+	}
+	cmd := CheckCommand(path)
+	done := make(chan struct{})
+	timer := time.AfterFunc(time.Minute, func() {
+		if cmd.Process != nil {
+			cmd.Process.Kill()
+		}
+		close(done)
+	})
+	out, err := cmd.CombinedOutput()
+	if !timer.Stop() {
+		<-done
+		return nil // a slow check proves nothing either way: open as before
+	}
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && len(msg)-i < 400 {
+			msg = msg[i+1:]
+		}
+		if len(msg) > 300 {
+			msg = msg[:300]
+		}
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 3 {
+			return nil // locked elsewhere: not a verdict on the file
+		}
+		return fmt.Errorf("corrupt database (checked apart: %v): %s", err, msg)
+	}
+	return nil
+}
+
 func open(path string) (s *Store, err error) {
+	if err := checkApart(path); err != nil {
+		return nil, err
+	}
 	// bbolt can panic on corrupt files, and a truncated file faults (SIGBUS)
 	// when its mapping is read; both become errors here, never a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))

@@ -41,6 +41,7 @@ func init() {
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
+		{"check-store", "DB", "check a workspace database file page by page (the daemon runs it in a child process before opening one)", runCheckStore},
 		{"daemon", "[--detach]", "run the resident daemon (foreground, or --detach to start it in the background)", runDaemon},
 		{"status", "[--json]", "show the daemon and its workspaces", runStatus},
 		{"init", "[DIR] [--force] [--no-wait]", "index DIR in the daemon (starting it if needed) and show progress", runInit},

@@ -10,12 +10,14 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon"
 	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -50,6 +52,7 @@ func runDaemon(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
+	useStoreChecker()
 	if *detach {
 		if cl := running(); cl != nil {
 			return printPing(c, cl, "already running")
@@ -391,4 +394,14 @@ func impactViaDaemon(c *ctx, cl *client.Client, root, sym string, depth int, con
 		return err
 	}
 	return printImpact(c.stdout, ans.Impact, asJSON)
+}
+
+// useStoreChecker makes the daemon check each workspace database in a
+// child process (`ccd check-store`) before opening it.
+func useStoreChecker() {
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	store.CheckCommand = func(path string) *exec.Cmd { return exec.Command(exe, "check-store", path) }
 }

@@ -14,13 +14,15 @@ var bucketBlobs = []byte("blobs")
 // Blob returns the document stored under key, nil when there is none.
 func (s *Store) Blob(key string) ([]byte, error) {
 	var out []byte
-	err := s.db.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(bucketBlobs); b != nil {
-			if v := b.Get([]byte(key)); v != nil {
-				out = append([]byte(nil), v...)
+	err := s.with(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			if b := tx.Bucket(bucketBlobs); b != nil {
+				if v := b.Get([]byte(key)); v != nil {
+					out = append([]byte(nil), v...)
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: read %s: %w", key, err)
@@ -30,18 +32,20 @@ func (s *Store) Blob(key string) ([]byte, error) {
 
 // PutBlob stores data under key and syncs it to disk.
 func (s *Store) PutBlob(key string, data []byte) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketBlobs)
+	return s.with(func(db *bolt.DB) error {
+		err := db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists(bucketBlobs)
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte(key), data)
+		})
 		if err != nil {
-			return err
+			return fmt.Errorf("store: write %s: %w", key, err)
 		}
-		return b.Put([]byte(key), data)
+		if err := db.Sync(); err != nil {
+			return fmt.Errorf("store: sync %s: %w", key, err)
+		}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("store: write %s: %w", key, err)
-	}
-	if err := s.db.Sync(); err != nil {
-		return fmt.Errorf("store: sync %s: %w", key, err)
-	}
-	return nil
 }

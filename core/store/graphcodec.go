@@ -85,15 +85,17 @@ func decodeGraph(b []byte) (*graph.Graph, error) {
 // SaveGraph stores a resolved graph with the fingerprint of its inputs.
 func (s *Store) SaveGraph(fingerprint string, g *graph.Graph) error {
 	data := encodeGraph(g)
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketGraph)
-		if err != nil {
-			return err
-		}
-		if err := b.Put([]byte("data"), data); err != nil {
-			return err
-		}
-		return b.Put([]byte("fingerprint"), []byte(fingerprint))
+	return s.with(func(db *bolt.DB) error {
+		return db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucketIfNotExists(bucketGraph)
+			if err != nil {
+				return err
+			}
+			if err := b.Put([]byte("data"), data); err != nil {
+				return err
+			}
+			return b.Put([]byte("fingerprint"), []byte(fingerprint))
+		})
 	})
 }
 
@@ -106,14 +108,16 @@ func (s *Store) LoadGraph() (fp string, g *graph.Graph, err error) {
 		}
 	}()
 	var data []byte
-	err = s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketGraph)
-		if b == nil {
+	err = s.with(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketGraph)
+			if b == nil {
+				return nil
+			}
+			fp = string(b.Get([]byte("fingerprint")))
+			data = append([]byte(nil), b.Get([]byte("data"))...)
 			return nil
-		}
-		fp = string(b.Get([]byte("fingerprint")))
-		data = append([]byte(nil), b.Get([]byte("data"))...)
-		return nil
+		})
 	})
 	if err != nil || fp == "" || len(data) == 0 {
 		return "", nil, err

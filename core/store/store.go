@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -60,8 +61,13 @@ type Meta struct {
 
 // Store is an open database.
 type Store struct {
+	mu   sync.RWMutex // guards db: held shared by operations, exclusively to reopen
 	db   *bolt.DB
 	Path string
+	id   fileID // the file the mapping is of
+	size atomic.Int64
+	// broken: an operation faulted on the mapping; the next one reopens.
+	broken atomic.Bool
 }
 
 // ErrMovedAside reports that an unusable database was moved aside (the
@@ -229,7 +235,10 @@ func open(path string) (s *Store, err error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, Path: path}, nil
+	st := &Store{db: db, Path: path}
+	st.id, _ = identify(path)
+	st.size.Store(st.id.size)
+	return st, nil
 }
 
 // preflight checks that a bbolt file is as long as its meta pages say, so
@@ -275,7 +284,11 @@ func preflight(path string) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.db.Close()
+}
 
 // Load reads the meta and every file record. A record that does not
 // decode is skipped (its file is simply parsed again).
@@ -291,16 +304,18 @@ func (s *Store) Load() (m Meta, recs []Record, err error) {
 		v []byte
 	}
 	var raw []kv
-	err = s.db.View(func(tx *bolt.Tx) error {
-		mb := tx.Bucket(bucketMeta)
-		m.Schema, _ = strconv.Atoi(string(mb.Get([]byte("schema"))))
-		m.Version = string(mb.Get([]byte("version")))
-		m.Generation, _ = strconv.ParseUint(string(mb.Get([]byte("generation"))), 10, 64)
-		m.Head = string(mb.Get([]byte("head")))
-		m.Config = string(mb.Get([]byte("config")))
-		return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
-			raw = append(raw, kv{string(k), append([]byte(nil), v...)})
-			return nil
+	err = s.with(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			mb := tx.Bucket(bucketMeta)
+			m.Schema, _ = strconv.Atoi(string(mb.Get([]byte("schema"))))
+			m.Version = string(mb.Get([]byte("version")))
+			m.Generation, _ = strconv.ParseUint(string(mb.Get([]byte("generation"))), 10, 64)
+			m.Head = string(mb.Get([]byte("head")))
+			m.Config = string(mb.Get([]byte("config")))
+			return tx.Bucket(bucketFiles).ForEach(func(k, v []byte) error {
+				raw = append(raw, kv{string(k), append([]byte(nil), v...)})
+				return nil
+			})
 		})
 	})
 	if err != nil {
@@ -340,26 +355,28 @@ func (s *Store) Save(m Meta, put []Record, del []string) error {
 	for i, r := range put {
 		bufs[i] = encodeRecord(nil, r)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		mb := tx.Bucket(bucketMeta)
-		for k, v := range map[string]string{"version": m.Version, "generation": strconv.FormatUint(m.Generation, 10),
-			"head": m.Head, "config": m.Config} {
-			if err := mb.Put([]byte(k), []byte(v)); err != nil {
-				return err
+	return s.with(func(db *bolt.DB) error {
+		return db.Update(func(tx *bolt.Tx) error {
+			mb := tx.Bucket(bucketMeta)
+			for k, v := range map[string]string{"version": m.Version, "generation": strconv.FormatUint(m.Generation, 10),
+				"head": m.Head, "config": m.Config} {
+				if err := mb.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
 			}
-		}
-		fb := tx.Bucket(bucketFiles)
-		for _, p := range del {
-			if err := fb.Delete([]byte(p)); err != nil {
-				return err
+			fb := tx.Bucket(bucketFiles)
+			for _, p := range del {
+				if err := fb.Delete([]byte(p)); err != nil {
+					return err
+				}
 			}
-		}
-		for i, r := range put {
-			if err := fb.Put([]byte(r.Facts.Path), bufs[i]); err != nil {
-				return err
+			for i, r := range put {
+				if err := fb.Put([]byte(r.Facts.Path), bufs[i]); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,5 +218,52 @@ func TestOpenLockedIsInUse(t *testing.T) {
 	bad, _ := filepath.Glob(filepath.Join(root, Dir, "ccd.db.bad-*"))
 	if len(bad) > 0 {
 		t.Fatalf("moved aside: %v", bad)
+	}
+}
+
+// TestFileChangedWhileMapped: truncating, replacing or deleting the
+// database file while the store has it mapped must not fault (SIGBUS
+// killed the daemon on its next save): the store notices and reopens.
+func TestFileChangedWhileMapped(t *testing.T) {
+	m := Meta{Version: "1", Generation: 1, Config: "digest"}
+	var many []Record
+	for i := 0; i < 400; i++ {
+		many = append(many, rec(fmt.Sprintf("f%03d.py", i), 30))
+	}
+	for _, c := range []struct {
+		name   string
+		change func(path string) error
+	}{
+		{"truncated", func(p string) error { return os.Truncate(p, 3*4096) }},
+		{"replaced", func(p string) error {
+			os.Remove(p)
+			return os.WriteFile(p, []byte("not a database"), 0o600)
+		}},
+		{"deleted", os.Remove},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			s, err := Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.Save(m, many, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.change(s.Path); err != nil {
+				t.Fatal(err)
+			}
+			// Each of these read the mapping past the change before.
+			if err := s.Save(m, many[:10], nil); err != nil {
+				t.Fatalf("save after the file %s: %v", c.name, err)
+			}
+			if _, recs, err := s.Load(); err != nil || len(recs) != 10 {
+				t.Fatalf("load after the file %s: %d records, %v", c.name, len(recs), err)
+			}
+			if err := s.PutBlob("board", []byte("{}")); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -35,8 +35,8 @@ func picture(ws *workspace, g *graph.Graph, view string, node, depth int, opt re
 
 // writeArtifact saves a picture under root/.codecanvas/.
 func writeArtifact(root, file string, data []byte) error {
-	dir := filepath.Join(root, store.Dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := stateDir(root)
+	if err != nil {
 		return err
 	}
 	return writeAtomic(filepath.Join(dir, file), data)

@@ -82,7 +82,7 @@ func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
 	// rather than "update pending".
 	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && ctx.Err() == nil; {
 		w.mu.RLock()
-		settled := w.state != StateReady || !w.dirty
+		settled := w.state != StateReady || !w.dirty || w.rootStatus() != rootSame
 		w.mu.RUnlock()
 		if settled {
 			break
@@ -104,7 +104,7 @@ func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
 	}
 	return mcp.InitInfo{Root: w.root, Files: s.Files, Parsed: s.Parsed, SyntaxErrors: s.SyntaxErrors, ErrorFiles: errFiles,
 		Skipped: s.Skipped(), Languages: s.Languages, Generation: w.gen, Head: w.head,
-		Fresh: w.state == StateReady && !w.dirty, Warm: w.warm}, nil
+		Fresh: w.fresh(), Warm: w.warm}, nil
 }
 
 func (w *workspace) failed() bool {
@@ -127,7 +127,7 @@ func (h mcpHost) Graph(ctx context.Context, root string) (*graph.Graph, mcp.Meta
 		return nil, mcp.Meta{}, fmt.Errorf("%w: %s", mcp.ErrIndexing, w.root)
 	}
 	return h.r.served(w, w.res), mcp.Meta{Root: w.root, Generation: w.gen, Head: w.head,
-		Fresh: w.state == StateReady && !w.dirty}, nil
+		Fresh: w.fresh()}, nil
 }
 
 // board returns w's board, loading it from the store (or the backup file)
@@ -215,8 +215,8 @@ func (w *workspace) saveBoard(b *board.Board) error {
 	if err != nil {
 		return fmt.Errorf("board: %w", err)
 	}
-	dir := filepath.Join(w.root, store.Dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := stateDir(w.root)
+	if err != nil {
 		return fmt.Errorf("board: %w", err)
 	}
 	var errs []error
@@ -303,8 +303,7 @@ func (h mcpHost) Picture(ctx context.Context, root string, req mcp.PictureReques
 	if err != nil {
 		return nil, fmt.Errorf("%s picture: %w", req.Kind, err)
 	}
-	dir := filepath.Join(w.root, store.Dir)
-	if err := os.MkdirAll(dir, 0o755); err == nil {
+	if dir, err := stateDir(w.root); err == nil {
 		if err := writeAtomic(filepath.Join(dir, file), data); err == nil {
 			w.mirror(file, data)
 		}

@@ -55,7 +55,7 @@ func newMetrics(d *Daemon) *metrics {
 			return w.lastUpdate.Seconds()
 		}),
 		ws("ccd_workspace_fresh", "1 when no file change waits to be applied.", func(w *workspace) float64 {
-			if w.state == StateReady && !w.dirty {
+			if w.fresh() {
 				return 1
 			}
 			return 0

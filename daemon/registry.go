@@ -65,6 +65,8 @@ type workspace struct {
 	// still diff the edit (guarded by upd).
 	recent map[string]recentChange
 
+	rootID rootID // the root directory indexed (see rootStatus)
+
 	board  boardState  // the evidence board, loaded on first use
 	search searchState // the retrieval index, created on first use
 
@@ -103,7 +105,7 @@ type registry struct {
 	mu sync.Mutex
 	ws map[string]*workspace
 	wg sync.WaitGroup
-	// stopServers ends watchServers.
+	// stopServers ends watchServers and watchRoots.
 	stopServers chan struct{}
 }
 
@@ -114,6 +116,7 @@ func newRegistry(cfg config.Config, log *slog.Logger) *registry {
 	if r.lspm != nil {
 		go r.watchServers(r.stopServers)
 	}
+	go r.watchRoots(r.stopServers)
 	return r
 }
 
@@ -188,8 +191,12 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace, error
 	if w := r.ws[abs]; w != nil {
 		w.mu.RLock()
 		failed := w.state == StateFailed
+		replaced := w.state != StateIndexing && w.rootStatus() == rootReplaced
 		w.mu.RUnlock()
-		if failed {
+		if replaced {
+			r.dropWatch(w)
+		}
+		if failed || replaced {
 			r.startIndex(w)
 		}
 		return w, nil
@@ -212,6 +219,14 @@ func (r *registry) startIndex(w *workspace) {
 	prog := &index.Progress{}
 	ready := make(chan struct{})
 	w.state, w.err, w.prog, w.ready = StateIndexing, "", prog, ready
+	prev := w.rootID
+	w.rootID, _ = statRoot(w.root)
+	if prev != (rootID{}) && prev != w.rootID && w.store != nil {
+		// A tree made again: the store was the old tree's (and went with
+		// it); load opens the new tree's.
+		w.store.Close()
+		w.store = nil
+	}
 	w.mu.Unlock()
 	r.wg.Add(1)
 	go func() {

@@ -477,11 +477,19 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	ws.mu.RLock()
 	defer ws.mu.RUnlock()
 	in := wire.WorkspaceInfo{Root: ws.root, State: ws.state, Error: ws.err, Generation: ws.gen,
-		Fresh: ws.state == StateReady && !ws.dirty, Head: ws.head, Updates: ws.updates,
+		Fresh: ws.fresh(), Head: ws.head, Updates: ws.updates,
 		UpdateMS: float64(ws.lastUpdate.Microseconds()) / 1000, Warm: ws.warm,
 		Reparsed: ws.stats.Reparsed, Reused: ws.stats.Reused}
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
+	}
+	if in.Error == "" && ws.state == StateReady {
+		switch ws.rootStatus() {
+		case rootGone:
+			in.Error = "the root directory is gone: this graph is of the vanished tree (not fresh)"
+		case rootReplaced:
+			in.Error = "the root directory was made again: indexing the new tree shortly (not fresh)"
+		}
 	}
 	l := ws.lspInfo()
 	in.LSP, in.LSPAdded, in.LSPUpgraded = l.state, l.added, l.upgraded

@@ -93,8 +93,11 @@ func (e *ErrInUse) Error() string {
 // An unusable database is moved aside and a fresh one opened; the returned
 // error is then an *ErrMovedAside alongside a usable store.
 func Open(root string) (*Store, error) {
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("store: workspace root %s is not a directory", root)
+	}
 	dir := filepath.Join(root, Dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	excludeFromGit(root)

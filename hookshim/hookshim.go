@@ -20,9 +20,11 @@ import (
 // its content twice); the daemon reads as much.
 const maxEvent = 64 << 20
 
-// defaultBudget is the whole time budget when CCD_HOOK_BUDGET_MS is unset:
-// well inside Claude Code's hook timeout.
-const defaultBudget = 5000 * lean.Millisecond
+// defaultBudget is the whole time budget when CCD_HOOK_BUDGET_MS is unset,
+// counted from the shim's start (reading stdin included): inside the
+// shortest timeout `ccd setup` registers (5 s), with a second for the
+// process to start and exit.
+const defaultBudget = 4000 * lean.Millisecond
 
 // Main runs the shim on stdin and stdout and returns its exit code, which
 // is always 0; a failure is logged to hook.log.
@@ -34,6 +36,7 @@ func Main(stdin, stdout lean.FD) int {
 }
 
 func run(stdin, stdout lean.FD) error {
+	deadline := lean.After(budget()) // reading the event counts too
 	ev, err := stdin.ReadAll(maxEvent)
 	if err != nil {
 		return errors.New("read event: " + err.Error())
@@ -41,9 +44,17 @@ func run(stdin, stdout lean.FD) error {
 	if blank(ev) {
 		return errors.New("empty event on stdin")
 	}
-	answer, err := Forward(ev)
+	if deadline.Passed() {
+		return errors.New("the hook budget was spent reading the event")
+	}
+	answer, err := forward(ev, deadline)
 	if err != nil {
 		return err
+	}
+	if len(answer) > 0 && !validJSON(answer) {
+		// Whatever answered is not ccd (or is broken): print nothing
+		// rather than text Claude Code would show the model.
+		return errors.New("the daemon's answer is not JSON; nothing printed")
 	}
 	if len(answer) > 0 {
 		if _, err := stdout.Write(answer); err != nil {
@@ -58,8 +69,10 @@ func run(stdin, stdout lean.FD) error {
 // answers (and CCD_NO_AUTOSTART is not 1) is a daemon started and the
 // event posted again. Connecting, starting and answering share one budget,
 // CCD_HOOK_BUDGET_MS. A non-2xx answer is the daemon's error envelope.
-func Forward(ev []byte) ([]byte, error) {
-	c := lean.Client{Version: lean.Version, Deadline: lean.After(budget())}
+func Forward(ev []byte) ([]byte, error) { return forward(ev, lean.After(budget())) }
+
+func forward(ev []byte, deadline lean.Deadline) ([]byte, error) {
+	c := lean.Client{Version: lean.Version, Deadline: deadline}
 	sock, err := lean.SocketPath()
 	if err != nil {
 		return nil, err
@@ -135,4 +148,95 @@ func queryEscape(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// validJSON reports whether b is one JSON value (RFC 8259), with white
+// space around it. It allocates nothing: the shim links no encoding/json.
+func validJSON(b []byte) bool {
+	i, ok := jsonValue(b, skipSpace(b, 0), 0)
+	return ok && skipSpace(b, i) == len(b)
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsonValue parses the value at b[i:] and returns the index after it.
+func jsonValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth > 512 {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '{' || c == '[':
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == end {
+			return i + 1, true
+		}
+		for {
+			if c == '{' {
+				var ok bool
+				if i, ok = jsonString(b, i); !ok {
+					return i, false
+				}
+				if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+					return i, false
+				}
+				i = skipSpace(b, i+1)
+			}
+			var ok bool
+			if i, ok = jsonValue(b, i, depth+1); !ok {
+				return i, false
+			}
+			i = skipSpace(b, i)
+			if i < len(b) && b[i] == ',' {
+				i = skipSpace(b, i+1)
+				continue
+			}
+			if i < len(b) && b[i] == end {
+				return i + 1, true
+			}
+			return i, false
+		}
+	case c == '"':
+		return jsonString(b, i)
+	case c == '-' || c >= '0' && c <= '9':
+		j := i
+		for j < len(b) && (b[j] == '-' || b[j] == '+' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] >= '0' && b[j] <= '9') {
+			j++
+		}
+		return j, j > i
+	}
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+			return i + len(lit), true
+		}
+	}
+	return i, false
+}
+
+// jsonString parses the string at b[i:].
+func jsonString(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		default:
+			if b[i] < 0x20 {
+				return i, false
+			}
+		}
+	}
+	return i, false
 }

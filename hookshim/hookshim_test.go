@@ -89,6 +89,8 @@ func fakeDaemon(t *testing.T) (home string, seen chan *http.Request) {
 			w.WriteHeader(404)
 		case strings.Contains(string(body), "Card"):
 			io.WriteString(w, `{"hookSpecificOutput":{"additionalContext":"[ccd impact] x"}}`)
+		case strings.Contains(string(body), "Junk"):
+			io.WriteString(w, "<html>a proxy's page, not ccd</html>")
 		case strings.Contains(string(body), "Boom"):
 			w.WriteHeader(500)
 			io.WriteString(w, `{"code":"internal","message":"the graph exploded","hint":"restart the daemon"}`)
@@ -197,4 +199,61 @@ func runMain(t *testing.T, stdin string) (string, int) {
 	code := Main(lean.FD(inR.Fd()), lean.FD(outW.Fd()))
 	outW.Close()
 	return <-got, code
+}
+
+func TestValidJSON(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"hookSpecificOutput":{"additionalContext":"[ccd] x\n\"y\""}}`, true},
+		{` {"a":[1,-2.5e3,true,false,null,"s",{}],"b":[]} `, true},
+		{`[]`, true},
+		{`"x"`, true},
+		{`<html>`, false},
+		{`{"a":1,}`, false},
+		{`{"a" 1}`, false},
+		{`{"a":1} trailing`, false},
+		{`{"a":"unterminated}`, false},
+		{"{\"a\":\"raw\ncontrol\"}", false},
+		{``, false},
+		{strings.Repeat("[", 600) + strings.Repeat("]", 600), false},
+	} {
+		if got := validJSON([]byte(c.in)); got != c.ok {
+			t.Errorf("validJSON(%.40q) = %v, want %v", c.in, got, c.ok)
+		}
+	}
+}
+
+// TestRunPrintsOnlyJSON: a 200 answer that is not JSON (a stranger on the
+// socket, a broken daemon) is not printed for Claude Code to show.
+func TestRunPrintsOnlyJSON(t *testing.T) {
+	home, seen := fakeDaemon(t)
+	go func() {
+		for range seen {
+		}
+	}()
+	for _, c := range []struct{ event, want string }{
+		{`{"hook_event_name":"Junk"}`, ""},
+		{`{"hook_event_name":"Card"}`, `{"hookSpecificOutput":{"additionalContext":"[ccd impact] x"}}`},
+	} {
+		inR, inW, _ := os.Pipe()
+		outR, outW, _ := os.Pipe()
+		inW.WriteString(c.event)
+		inW.Close()
+		if code := Main(lean.FD(inR.Fd()), lean.FD(outW.Fd())); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		outW.Close()
+		got, _ := io.ReadAll(outR)
+		inR.Close()
+		outR.Close()
+		if string(got) != c.want {
+			t.Errorf("%s: printed %q, want %q", c.event, got, c.want)
+		}
+	}
+	log, _ := os.ReadFile(filepath.Join(home, "hook.log"))
+	if !strings.Contains(string(log), "not JSON") {
+		t.Errorf("hook.log does not say why nothing was printed:\n%s", log)
+	}
 }

@@ -72,7 +72,7 @@ func run(stdin, stdout lean.FD) error {
 func Forward(ev []byte) ([]byte, error) { return forward(ev, lean.After(budget())) }
 
 func forward(ev []byte, deadline lean.Deadline) ([]byte, error) {
-	c := lean.Client{Version: lean.Version, Deadline: deadline}
+	c := lean.Client{Version: lean.Version, Deadline: deadline, Patient: true}
 	sock, err := lean.SocketPath()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package lean
 import (
 	"errors"
 	"path"
+	"strconv"
 	"syscall"
 )
 
@@ -24,7 +25,77 @@ func (c Client) Ensure(autostart bool) (string, error) {
 	if !errors.Is(err, ErrNoDaemon) {
 		return "", err
 	}
-	return sock, c.start(sock)
+	if c.Patient {
+		if msg := recentFailure(); msg != "" {
+			return "", &wrapped{msg: msg, err: ErrNoDaemon}
+		}
+	}
+	err = c.start(sock)
+	noteFailure(err)
+	return sock, err
+}
+
+// failedFor is how long a failed autostart is remembered: in that time
+// shims do not try again (each try costs the whole hook budget), they say
+// why at once.
+const failedFor = 60 * 1000 * Millisecond
+
+// failureMark is the file in the state dir that remembers a failed
+// autostart; its modification time is when it failed.
+const failureMark = "autostart.failed"
+
+// noteFailure remembers (or, on success, forgets) an autostart's outcome.
+func noteFailure(err error) {
+	dir, derr := StateDir()
+	if derr != nil {
+		return
+	}
+	p := path.Join(dir, failureMark)
+	if err == nil {
+		syscall.Unlink(p)
+		return
+	}
+	if !errors.Is(err, ErrNoDaemon) {
+		return
+	}
+	fd, oerr := openFile(p, syscall.O_CREAT|syscall.O_TRUNC|syscall.O_WRONLY, 0o600)
+	if oerr != nil {
+		return
+	}
+	FD(fd).Write([]byte(err.Error() + "\n"))
+	syscall.Close(fd)
+}
+
+// recentFailure returns why the last autostart failed when that was less
+// than failedFor ago, else "".
+func recentFailure() string {
+	dir, err := StateDir()
+	if err != nil {
+		return ""
+	}
+	p := path.Join(dir, failureMark)
+	var st syscall.Stat_t
+	if syscall.Stat(p, &st) != nil {
+		return ""
+	}
+	age := clock(clockRealtime) - st.Mtim.Nano()
+	if age < 0 || age >= failedFor {
+		return ""
+	}
+	why := ""
+	if fd, err := openFile(p, syscall.O_RDONLY, 0); err == nil {
+		buf := make([]byte, 512)
+		n, _ := syscall.Read(fd, buf)
+		syscall.Close(fd)
+		if n > 0 {
+			why = string(buf[:n])
+			for len(why) > 0 && (why[len(why)-1] == '\n' || why[len(why)-1] == ' ') {
+				why = why[:len(why)-1]
+			}
+		}
+	}
+	return "the daemon failed to start " + strconv.FormatInt(age/(1000*Millisecond), 10) + " s ago (" + why + "; see daemon.log in " + dir +
+		"); not trying again before a minute has passed (remove " + p + " to try now)"
 }
 
 // pause sleeps between pings; tests make it oversleep.

@@ -20,6 +20,11 @@ type Client struct {
 	// Done, when closed, stops waiting for a daemon to start (it is
 	// checked between attempts; a request in flight runs to its deadline).
 	Done <-chan struct{}
+	// Patient: with autostart, a daemon that failed to start less than a
+	// minute ago is not started again: the call fails at once, saying why
+	// (hooks, which would each spend their whole budget on it). People
+	// at the command line are not patient that way: they try at once.
+	Patient bool
 }
 
 // Call sends one HTTP/1.1 request (Connection: close) over the socket and

@@ -330,3 +330,42 @@ func TestRetrievalCLIAndHTTP(t *testing.T) {
 		t.Errorf("GET /v1/search/status: %v %+v", err, resp)
 	}
 }
+
+// TestMCPSurvivesDaemonRestart: the daemon stops (idle exit, crash,
+// upgrade) in the middle of a session; ccd-mcp reaches a new one and
+// replays the session's handshake, so the client's next calls are served
+// (issue 17 #8: the canvas tool used to be gone for the rest of the
+// session).
+func TestMCPSurvivesDaemonRestart(t *testing.T) {
+	e := newEnv(t)
+	dir := fixture(t, "python")
+	cs := mcpSession(t, e, dir)
+	if text, _, isErr := call(t, cs, map[string]any{"action": "init"}); isErr {
+		t.Fatalf("init: %s", text)
+	}
+	old := e.daemons()
+	if r := e.run(bins.ccd, nil, "stop"); r.code != 0 {
+		t.Fatalf("stop: %+v", r)
+	}
+	restarted := func() bool {
+		now := e.daemons()
+		return len(now) == 1 && len(old) == 1 && now[0] != old[0]
+	}
+	// A stopped daemon stays stopped until the client asks for something.
+	time.Sleep(500 * time.Millisecond)
+	if now := e.daemons(); len(now) != 0 {
+		t.Fatalf("ccd-mcp started a daemon nobody asked for: %v", now)
+	}
+	t1 := time.Now()
+	text, _, isErr := call(t, cs, map[string]any{"action": "init"})
+	t.Logf("first call after the restart: %v", time.Since(t1))
+	if isErr || !strings.Contains(text, "Board:") {
+		t.Fatalf("init after the daemon restarted: isError=%v\n%s", isErr, text)
+	}
+	if text, _, isErr := call(t, cs, map[string]any{"action": "impact", "symbol": "Cart.add"}); isErr || !strings.Contains(text, "Cart.add") {
+		t.Fatalf("impact after the daemon restarted: isError=%v\n%s", isErr, text)
+	}
+	if !restarted() {
+		t.Errorf("daemons running: %v (before the stop: %v), want one new one", e.daemons(), old)
+	}
+}

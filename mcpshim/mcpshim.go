@@ -1,17 +1,28 @@
 // Package mcpshim is the MCP stdio shim: it connects to the daemon
 // (starting it when needed), upgrades the connection with GET /v1/mcp and
-// then pipes JSON-RPC bytes between stdin/stdout and the daemon. Stdout
-// carries only the protocol; errors go to stderr and to mcp.log.
+// then carries JSON-RPC messages (one per line, the stdio transport)
+// between stdin/stdout and the daemon. Stdout carries only the protocol;
+// errors go to stderr and to mcp.log.
+//
+// When the daemon goes away during a session (idle exit, crash, upgrade),
+// the shim starts or reaches a new one and replays the client's
+// initialize handshake to it, so the client keeps its session: a request
+// that was in flight gets an error answer saying to call again, and every
+// later one is served by the new daemon.
 package mcpshim
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -27,57 +38,275 @@ func Main(stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// message is what the shim reads of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// session is one client's MCP session across daemon connections.
+type session struct {
+	out   io.Writer
+	outMu sync.Mutex
+
+	mu          sync.Mutex
+	initialize  []byte            // the client's initialize request, replayed on reconnect
+	initialized []byte            // its initialized notification
+	pending     map[string][]byte // requests the daemon has not answered, by id
+	swallow     string            // the id of a replayed initialize: its answer is not the client's
+}
+
+func (s *session) write(line []byte) error {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	_, err := s.out.Write(line)
+	return err
+}
+
+// fromClient notes what a client message means for a reconnect.
+func (s *session) fromClient(line []byte) {
+	var m message
+	if json.Unmarshal(line, &m) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m.Method {
+	case "initialize":
+		s.initialize = append([]byte(nil), line...)
+	case "notifications/initialized":
+		s.initialized = append([]byte(nil), line...)
+	}
+	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+		s.pending[string(m.ID)] = append([]byte(nil), line...)
+	}
+}
+
+// fromDaemon notes an answer and says whether the client should see it.
+func (s *session) fromDaemon(line []byte) bool {
+	var m message
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.swallow != "" && string(m.ID) == s.swallow {
+		s.swallow = ""
+		delete(s.pending, string(m.ID))
+		return false
+	}
+	delete(s.pending, string(m.ID))
+	return true
+}
+
 func run(stdin io.Reader, stdout io.Writer) error {
+	s := &session{out: stdout, pending: map[string][]byte{}}
+	lines := make(chan []byte)
+	stdinErr := make(chan error, 1)
+	go func() {
+		r := bufio.NewReaderSize(stdin, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				lines <- line
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				stdinErr <- err
+				close(lines)
+				return
+			}
+		}
+	}()
+	var held []byte // the client message that finds the daemon gone
+	for first := true; ; first = false {
+		conn, br, err := connect()
+		if err != nil {
+			return err
+		}
+		if !first {
+			if err := s.resume(conn); err != nil {
+				conn.Close()
+				return err
+			}
+		}
+		if held != nil {
+			s.fromClient(held)
+			if _, err := conn.Write(held); err != nil {
+				conn.Close()
+				return fmt.Errorf("send to the new daemon: %w", err)
+			}
+			held = nil
+		}
+		done, err := s.pipe(conn, br, lines)
+		conn.Close()
+		if done {
+			if err == nil {
+				err = <-stdinErr
+			}
+			return err
+		}
+		// The daemon went away (ccd stop, idle exit, a crash, an
+		// upgrade). A new one is reached only when the client asks
+		// for something: a stopped daemon stays stopped meanwhile.
+		logf("the daemon went away (%v); reconnecting at the next message", err)
+		line, ok := <-lines
+		if !ok {
+			return <-stdinErr
+		}
+		held = line
+	}
+}
+
+// pipe carries messages until the client closes stdin (done) or the
+// daemon's side of the connection ends (not done: reconnect).
+func (s *session) pipe(conn net.Conn, br *bufio.Reader, lines <-chan []byte) (done bool, err error) {
+	daemonEnd := make(chan error, 1)
+	go func() {
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 && s.fromDaemon(line) {
+				if werr := s.write(line); werr != nil {
+					daemonEnd <- werr
+					return
+				}
+			}
+			if err != nil {
+				daemonEnd <- err
+				return
+			}
+		}
+	}()
+	for {
+		// A daemon already gone gets nothing more written to it.
+		select {
+		case err := <-daemonEnd:
+			return false, endErr(err)
+		default:
+		}
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				// The client is done: let the daemon finish what it
+				// was asked, then end.
+				if uc, ok := conn.(*net.UnixConn); ok {
+					uc.CloseWrite()
+				}
+				select {
+				case <-daemonEnd:
+				case <-time.After(30 * time.Second):
+				}
+				return true, nil
+			}
+			s.fromClient(line)
+			if _, err := conn.Write(line); err != nil {
+				return false, err
+			}
+		case err := <-daemonEnd:
+			return false, endErr(err)
+		}
+	}
+}
+
+func endErr(err error) error {
+	if errors.Is(err, io.EOF) || isClosed(err) {
+		return errors.New("connection closed")
+	}
+	return err
+}
+
+// resume prepares a new daemon connection for a session in progress: the
+// client's initialize handshake is replayed (its answer swallowed), then
+// the requests the old daemon never answered are sent again, except tool
+// calls (the old daemon may have done part of one: a claim recorded
+// twice), which get an error answer saying to call again.
+func (s *session) resume(conn net.Conn) error {
+	s.mu.Lock()
+	var lost []string
+	var again [][]byte
+	for id, line := range s.pending {
+		var m message
+		if json.Unmarshal(line, &m) == nil && m.Method != "tools/call" && m.Method != "initialize" {
+			again = append(again, line)
+			continue
+		}
+		if m.Method != "initialize" {
+			lost = append(lost, id)
+		}
+	}
+	s.pending = map[string][]byte{}
+	init, initialized := s.initialize, s.initialized
+	if init != nil {
+		var m message
+		json.Unmarshal(init, &m)
+		s.swallow = string(m.ID)
+	}
+	s.mu.Unlock()
+	for _, id := range lost {
+		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"the ccd daemon restarted while answering; call again"}}`+"\n", id)
+		if err := s.write([]byte(msg)); err != nil {
+			return err
+		}
+	}
+	for _, line := range append([][]byte{init, initialized}, again...) {
+		if line == nil {
+			continue
+		}
+		s.fromClient(line)
+		if _, err := conn.Write(line); err != nil {
+			return fmt.Errorf("replay the session to the new daemon: %w", err)
+		}
+	}
+	logf("reconnected to a new daemon; %d request(s) in flight answered with an error", len(lost))
+	return nil
+}
+
+// connect reaches (or starts) the daemon and upgrades a connection to MCP.
+func connect() (net.Conn, *bufio.Reader, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	sock, err := wire.Ensure(ctx, true)
 	cancel()
 	if err != nil {
-		return fmt.Errorf("connect: %w", err)
+		return nil, nil, fmt.Errorf("connect: %w", err)
 	}
 	conn, err := net.Dial("unix", sock)
 	if err != nil {
-		return fmt.Errorf("dial %s: %w", sock, err)
+		return nil, nil, fmt.Errorf("dial %s: %w", sock, err)
 	}
-	defer conn.Close()
 	workspace := os.Getenv("CLAUDE_PROJECT_DIR")
 	if workspace == "" {
 		workspace, _ = os.Getwd()
 	}
 	req, err := http.NewRequest(http.MethodGet, "http://ccd/v1/mcp", nil)
 	if err != nil {
-		return err
+		conn.Close()
+		return nil, nil, err
 	}
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "mcp")
 	req.Header.Set(wire.VersionHeader, wire.Version)
 	req.Header.Set("X-Ccd-Workspace", workspace)
 	if err := req.Write(conn); err != nil {
-		return fmt.Errorf("upgrade request: %w", err)
+		conn.Close()
+		return nil, nil, fmt.Errorf("upgrade request: %w", err)
 	}
-	br := bufio.NewReader(conn)
+	br := bufio.NewReaderSize(conn, 64<<10)
 	resp, err := http.ReadResponse(br, req)
 	if err != nil {
-		return fmt.Errorf("upgrade response: %w", err)
+		conn.Close()
+		return nil, nil, fmt.Errorf("upgrade response: %w", err)
 	}
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		resp.Body.Close()
-		return fmt.Errorf("daemon refused the MCP upgrade: %s %s", resp.Status, body)
+		conn.Close()
+		return nil, nil, fmt.Errorf("daemon refused the MCP upgrade: %s %s", resp.Status, bytes.TrimSpace(body))
 	}
-	// Pipe both ways; the session ends when either side closes.
-	done := make(chan error, 2)
-	go func() {
-		_, err := io.Copy(conn, stdin)
-		if uc, ok := conn.(*net.UnixConn); ok {
-			uc.CloseWrite()
-		}
-		done <- err
-	}()
-	go func() {
-		_, err := io.Copy(stdout, br)
-		done <- err
-	}()
-	return <-done
+	return conn, br, nil
 }
+
+func isClosed(err error) bool { return errors.Is(err, net.ErrClosed) }
 
 func logf(format string, args ...any) { wire.AppendLog("mcp.log", "ccd-mcp", format, args...) }

@@ -47,8 +47,8 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 		ref      bool // arrived through a reference
 		value    bool // some reference on the way
 	}
-	seen := map[int]bool{}
-	var queue []item
+	seen := make([]bool, len(g.Nodes)) // a slice: the closure may be tens of thousands of nodes
+	queue := make([]item, 0, 256)
 	push := func(n int, dispatch, ref, value bool) {
 		if !seen[n] {
 			seen[n] = true
@@ -59,17 +59,14 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 		push(s, false, false, false)
 	}
 	r := TestReach{Complete: true}
-	found := map[int]bool{}
-	for len(queue) > 0 {
+	for head := 0; head < len(queue); head++ {
 		if r.Visited >= budget {
 			r.Complete = false
 			break
 		}
-		it := queue[0]
-		queue = queue[1:]
+		it := queue[head]
 		r.Visited++
-		if g.Nodes[it.n].Test && !found[it.n] {
-			found[it.n] = true
+		if g.Nodes[it.n].Test { // each node is visited once
 			r.Tests = append(r.Tests, it.n)
 			if it.dispatch {
 				if r.Dispatch == nil {
@@ -84,11 +81,17 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			}
 		}
 		if it.ref && g.Nodes[it.n].Kind == Class {
-			// A function named in a class body (a dispatch table,
-			// pprint's _dispatch[...] = _pprint_dict) is run by the
-			// class's own code: its methods reach it.
-			for _, d := range g.Descendants(it.n) {
-				push(d, it.dispatch, false, it.value)
+			// A function the class holds (a table in its body, a
+			// special method, a Go method the standard library calls
+			// back) runs once there is an instance: it is reached by
+			// whoever constructs one (its constructor), else, for a
+			// class without one (Go types), through its own methods.
+			if ctor, ok := g.constructorOf(it.n); ok {
+				push(ctor, it.dispatch, false, it.value)
+			} else {
+				for _, d := range g.Descendants(it.n) {
+					push(d, it.dispatch, false, it.value)
+				}
 			}
 		}
 		for _, ei := range g.In(it.n) {
@@ -214,4 +217,18 @@ func (g *Graph) implements() map[int][]int {
 		}
 	})
 	return g.dispatch.m
+}
+
+// constructorOf returns the constructor method of class c (Python
+// __init__ or __new__, JavaScript/TypeScript constructor), if it has one.
+func (g *Graph) constructorOf(c int) (int, bool) {
+	for _, k := range g.Children(c) {
+		if n := g.Nodes[k]; n.Kind == Func {
+			switch n.Name {
+			case "__init__", "__new__", "constructor":
+				return k, true
+			}
+		}
+	}
+	return 0, false
 }

@@ -22,6 +22,7 @@ type indexHost struct {
 	root     string
 	res      *index.Result
 	prepared []string // Prepare calls, relative paths
+	inits    int      // Init calls
 }
 
 func (h *indexHost) Lookup(p string) (string, bool) {
@@ -30,7 +31,7 @@ func (h *indexHost) Lookup(p string) (string, bool) {
 	}
 	return "", false
 }
-func (h *indexHost) Init(root string) (View, error) { v, _ := h.View(root); return v, nil }
+func (h *indexHost) Init(root string) (View, error) { h.inits++; v, _ := h.View(root); return v, nil }
 func (h *indexHost) View(root string) (View, bool) {
 	if root != h.root {
 		return View{}, false
@@ -268,5 +269,32 @@ func TestPreToolPreparesEdits(t *testing.T) {
 		if !slices.Equal(h.prepared, want) {
 			t.Errorf("%s: prepared %q, want %q", tc.tool, h.prepared, want)
 		}
+	}
+}
+
+// TestAutoInitOnlyInProject: reading a file of a tree outside the
+// session's project (a module cache, GOROOT, site-packages) registers
+// nothing and does not move the session's workspace (issue 17 #16).
+func TestAutoInitOnlyInProject(t *testing.T) {
+	h := shopRepo(t)
+	e := New(h, config.DefaultHooks(), "")
+	ctx := context.Background()
+	project := t.TempDir() // the session works elsewhere
+	ev, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "session_id": "s", "cwd": project,
+		"tool_name": "Read", "tool_input": map[string]any{"file_path": filepath.Join(h.root, "shop/pricing.py")}})
+	out, err := e.Handle(ctx, ev, Env{ProjectDir: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cardOf(t, out); strings.Contains(c, "AUTO-INIT") {
+		t.Fatalf("a tree outside the project was registered: %q", c)
+	}
+	if h.inits != 0 {
+		t.Fatalf("Init called %d times for a tree outside the project", h.inits)
+	}
+	// Inside the project, as before.
+	out, _ = e.Handle(ctx, readEvent("s2", h.root, "shop/pricing.py"), Env{ProjectDir: h.root})
+	if c := cardOf(t, out); !strings.Contains(c, "AUTO-INIT") || h.inits != 1 {
+		t.Fatalf("inside the project: inits %d, card %q", h.inits, c)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -94,6 +95,14 @@ func (e *Engine) announce(ev *Event, root string) string {
 		return ""
 	}
 	if e.now().Sub(last) < initRetry {
+		return ""
+	}
+	if !inProject(ev, root) {
+		// A tree outside the session's project (a module cache, GOROOT,
+		// site-packages, another checkout the agent peeks into) is
+		// never registered from a hook, nor made the session's
+		// workspace: ccd writes nothing there. Cards still come for it
+		// when someone registered it (ccd init).
 		return ""
 	}
 	v, err := e.host.Init(root)
@@ -407,4 +416,26 @@ func statDir(p string) (bool, error) {
 		return false, err
 	}
 	return fi.IsDir(), nil
+}
+
+// inProject reports whether root belongs to the session's project: it is
+// inside the project directory (CLAUDE_PROJECT_DIR, else the session's
+// working directory) or holds it (a repository root above a package the
+// session works in). Without either, any root does.
+func inProject(ev *Event, root string) bool {
+	project := ev.ProjectDir
+	if project == "" {
+		project = ev.Cwd
+	}
+	if project == "" || !filepath.IsAbs(project) {
+		return true
+	}
+	project = filepath.Clean(project)
+	return within(root, project) || within(project, root)
+}
+
+// within reports whether path is dir or below it.
+func within(path, dir string) bool {
+	r, err := filepath.Rel(dir, path)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }

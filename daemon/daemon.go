@@ -70,6 +70,9 @@ type Daemon struct {
 	// mcpSessions counts live MCP sessions; the daemon does not idle out
 	// while an agent is connected.
 	mcpSessions atomic.Int64
+	// noHandover: this daemon was started by a hand-over to that client
+	// version and is not it; it hands over no more for it (handover.go).
+	noHandover string
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -131,6 +134,7 @@ func Run(ctx context.Context, opts Options) error {
 		}
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
+	d.readHandover()
 	d.reg = newRegistry(cfg, d.log)
 	d.reg.gc.lastRequest = func() time.Time { return time.Unix(0, d.last.Load()) }
 	pol, err := config.LoadHooks()

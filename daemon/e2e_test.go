@@ -400,6 +400,32 @@ func TestHandOverToNewerClient(t *testing.T) {
 		t.Fatalf("hand-over answer: %d %v", resp.StatusCode, resp.Header)
 	}
 	waitFor(t, "old daemon to hand over", 10*time.Second, func() bool { return len(e.daemons()) == 0 })
+
+	// The ccd that starts next is the same old one: it hands over no more
+	// (issue 17 #12: it restarted on every event), and says why in its log.
+	if r := e.run(bins.ccd, nil, "daemon", "--detach"); r.code != 0 {
+		t.Fatalf("detach again: %+v", r)
+	}
+	for i := 0; i < 3; i++ {
+		req, _ := http.NewRequest(http.MethodGet, "http://ccd/v1/ping", nil)
+		req.Header.Set(wire.VersionHeader, "99.0.0")
+		resp, err := e.client().HTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.Header.Get("X-Ccd-Handover") != "" {
+			t.Fatalf("request %d: handed over again", i)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	if len(e.daemons()) != 1 {
+		t.Fatalf("daemons after repeated newer clients: %v", e.daemons())
+	}
+	b, _ := os.ReadFile(filepath.Join(e.home, "daemon.log"))
+	if !strings.Contains(string(b), "still "+wire.Version) {
+		t.Errorf("the log does not say the versions differ:\n%s", b)
+	}
 }
 
 func TestIdleExit(t *testing.T) {

@@ -62,7 +62,7 @@ func (d *Daemon) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		d.last.Store(time.Now().UnixNano())
 		d.requests.Add(1)
-		if v := r.Header.Get(wire.VersionHeader); v != "" && newerThan(v, wire.Version) {
+		if v := r.Header.Get(wire.VersionHeader); d.handsOverTo(v) {
 			w.Header().Set("X-Ccd-Handover", "1")
 			defer func() {
 				select {

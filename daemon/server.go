@@ -74,9 +74,14 @@ func (d *Daemon) middleware(next http.Handler) http.Handler {
 		t0 := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 		next.ServeHTTP(rec, r)
-		endpoint := r.URL.Path
-		if !strings.HasPrefix(endpoint, "/v1/") && endpoint != "/metrics" {
-			endpoint = "other" // keep label cardinality bounded
+		// The route's pattern, never the path as sent: one label per
+		// route however many distinct paths clients send.
+		endpoint := r.Pattern
+		if _, p, ok := strings.Cut(endpoint, " "); ok {
+			endpoint = p
+		}
+		if endpoint == "" || endpoint == "/" {
+			endpoint = "other"
 		}
 		d.metrics.requests.WithLabelValues(endpoint, strconv.Itoa(rec.code)).Inc()
 		d.metrics.latency.WithLabelValues(endpoint).Observe(time.Since(t0).Seconds())

@@ -3,10 +3,14 @@ package board
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
+
+// quoted matches what the YAML parser quotes of the document.
+var quoted = regexp.MustCompile("`[^`]*`")
 
 // TasksFiles are the places, relative to the workspace root, where a
 // tasks file is looked for, in order.
@@ -22,7 +26,7 @@ func ParseTasks(data []byte) ([]Task, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, tasksErr(strings.TrimPrefix(err.Error(), "yaml: "), "fix the YAML syntax")
+		return nil, tasksErr(unquote(strings.TrimPrefix(err.Error(), "yaml: ")), "fix the YAML syntax")
 	}
 	doc := &root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
@@ -82,7 +86,7 @@ func decodeTask(item *yaml.Node) (Task, error) {
 		if !strings.HasPrefix(msg, "line ") {
 			msg = fmt.Sprintf("task at line %d: %s", item.Line, msg)
 		}
-		return Task{}, tasksErr(msg,
+		return Task{}, tasksErr(unquote(msg),
 			"id, title and description are strings; symbols and files are lists of strings")
 	}
 	t.ID = strings.TrimSpace(t.ID)
@@ -116,3 +120,7 @@ func cleanList(xs []string) []string {
 func tasksErr(msg, hint string) error {
 	return &Error{Code: CodeBadTasks, Message: "tasks.yaml: " + msg, Hint: hint}
 }
+
+// unquote drops the text a YAML parser error quotes from the document,
+// keeping its line numbers: a tasks file may not be what it seems.
+func unquote(msg string) string { return quoted.ReplaceAllString(msg, "`…`") }

@@ -25,6 +25,12 @@ func loadTasks(root string) ([]board.Task, string, *toolError) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if err == nil && !insideRoot(root, p) {
+			// A link out of the project (to ~/.ssh/id_rsa, /etc/shadow):
+			// never read, and nothing of it is echoed.
+			return nil, rel, &toolError{msg: fmt.Sprintf("%s is a link to a file outside the project; it is not read.", rel),
+				hint: "keep the tasks file inside the project, as a regular file"}
+		}
 		if err != nil {
 			return nil, rel, &toolError{msg: fmt.Sprintf("Cannot read %s: %v.", rel, err), hint: "check the file's permissions"}
 		}
@@ -38,6 +44,9 @@ func loadTasks(root string) ([]board.Task, string, *toolError) {
 		ts, err := board.ParseTasks(data)
 		if err != nil {
 			return nil, rel, fromBoardError(err)
+		}
+		if !st.Mode().IsRegular() {
+			return nil, rel, &toolError{msg: rel + " is not a regular file.", hint: "write the tasks in a regular file"}
 		}
 		return ts, rel, nil
 	}
@@ -154,4 +163,19 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// insideRoot reports whether p, with every link resolved, is inside root
+// (itself resolved).
+func insideRoot(root, p string) bool {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	r, err := filepath.Rel(realRoot, real)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }

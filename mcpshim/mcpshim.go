@@ -275,6 +275,10 @@ func connect() (net.Conn, *bufio.Reader, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("dial %s: %w", sock, err)
 	}
+	if err := wire.CheckConn(conn); err != nil {
+		conn.Close()
+		return nil, nil, fmt.Errorf("dial %s: %w", sock, err)
+	}
 	workspace := os.Getenv("CLAUDE_PROJECT_DIR")
 	if workspace == "" {
 		workspace, _ = os.Getwd()

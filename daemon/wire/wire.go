@@ -8,6 +8,7 @@ package wire
 
 import (
 	"fmt"
+	"net"
 
 	"github.com/ccd-dev/ccd/daemon/wire/lean"
 )
@@ -40,4 +41,22 @@ var ErrNoDaemon = lean.ErrNoDaemon
 // cannot write its log.
 func AppendLog(name, prefix, format string, args ...any) {
 	lean.AppendLog(name, prefix, fmt.Sprintf(format, args...))
+}
+
+// CheckConn checks that the daemon end of a unix socket connection runs as
+// this user (lean.CheckPeer); other connections pass.
+func CheckConn(c net.Conn) error {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return nil
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	var perr error
+	if err := raw.Control(func(fd uintptr) { perr = lean.CheckPeer(int(fd)) }); err != nil {
+		return nil
+	}
+	return perr
 }

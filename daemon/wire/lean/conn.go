@@ -130,6 +130,10 @@ func dial(sock string, dl Deadline) (*conn, error) {
 	}
 	switch err {
 	case nil, syscall.EISCONN:
+		if perr := CheckPeer(fd); perr != nil {
+			syscall.Close(fd)
+			return nil, wrap("connect "+sock, perr)
+		}
 		return c, nil
 	case ErrTimeout:
 		syscall.Close(fd)
@@ -215,4 +219,23 @@ func (c *conn) readResponse() (*Response, error) {
 			return p.resp, nil
 		}
 	}
+}
+
+// ownUID is the user the daemon must run as; tests change it.
+var ownUID = uint32(syscall.Getuid())
+
+// CheckPeer checks that the process at the other end of the connected
+// unix socket fd runs as this user: whatever else listens there (another
+// user's process on a shared runtime directory) must not receive the
+// events, which carry file contents, nor answer with cards.
+func CheckPeer(fd int) error {
+	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil {
+		return nil // not a unix socket with credentials: nothing to check
+	}
+	if cred.Uid != ownUID {
+		return errors.New("the socket is served by user id " + strconv.Itoa(int(cred.Uid)) + ", not by you (" +
+			strconv.Itoa(int(ownUID)) + "): refusing to talk to it; check CCD_SOCKET and the state directory")
+	}
+	return nil
 }

@@ -60,6 +60,13 @@ test: build
     go vet ./...
     go test ./...
     bash scripts/mcp-client-check.sh
+    go test ./core/store -run '^$' -fuzz FuzzDecode -fuzztime 10s
+    go test ./daemon/hooks -run '^$' -fuzz FuzzHandle -fuzztime 10s
+
+# Fuzz the store's decoders and the hook engine on a real index, longer than `just test` does (just fuzz 5m)
+fuzz TIME="1m":
+    go test ./core/store -run '^$' -fuzz FuzzDecode -fuzztime {{TIME}}
+    go test ./daemon/hooks -run '^$' -fuzz FuzzHandle -fuzztime {{TIME}}
 
 # Measure ccd against its floors and write BENCHMARKS.md: cold index vs the
 # raw tree-sitter parse (and universal-ctags when installed) on GOROOT/src

@@ -58,7 +58,7 @@ func (h *indexHost) SnapshotBoard(root string)  {}
 func (h *indexHost) SaveImpact(root, id string) {}
 func (h *indexHost) Mirror(root, dir string)    {}
 
-func shopRepo(t *testing.T) *indexHost {
+func shopRepo(t testing.TB) *indexHost {
 	t.Helper()
 	dir := testrepo.Unpack(t, filepath.Join("..", "..", "testdata", "hooks", "repos", "shop.txtar"))
 	res, err := index.Build(dir, config.Default())

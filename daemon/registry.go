@@ -66,6 +66,9 @@ type workspace struct {
 	recent map[string]recentChange
 
 	rootID rootID // the root directory indexed (see rootStatus)
+	// removed: DELETE /v1/workspaces took it away; a run still going
+	// stops and leaves nothing behind (no watches, no writes).
+	removed atomic.Bool
 
 	board  boardState  // the evidence board, loaded on first use
 	search searchState // the retrieval index, created on first use
@@ -240,6 +243,17 @@ func (r *registry) startIndex(w *workspace) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.took = time.Since(t0)
+		if w.removed.Load() {
+			// Removed while indexing: drop the result, start no watch,
+			// write nothing into the root.
+			if w.store != nil {
+				w.store.Close()
+				w.store = nil
+			}
+			w.state, w.err = StateFailed, "removed while indexing"
+			r.log.Info("index run dropped: the workspace was removed", "root", w.root)
+			return
+		}
 		if err != nil {
 			w.state, w.err = StateFailed, err.Error()
 			r.log.Warn("index failed", "root", w.root, "err", err)
@@ -269,6 +283,9 @@ func (r *registry) startIndex(w *workspace) {
 // changed since), else from scratch. Either way the store is brought up to
 // date. A store that cannot be used is reported and ignored.
 func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, bool, index.UpdateStats, error) {
+	if ws.removed.Load() {
+		return nil, false, index.UpdateStats{}, index.ErrCanceled
+	}
 	if ws.store == nil {
 		st, err := store.Open(ws.root)
 		switch {
@@ -308,17 +325,18 @@ func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, boo
 		}
 	}
 	res, err := index.BuildWith(ws.root, index.Options{Config: r.cfg, Progress: prog})
-	if err == nil {
-		r.save(ws, nil, res, 1)
-		go r.saveGraph(ws, res)
+	if err != nil {
+		return nil, false, index.UpdateStats{}, err
 	}
-	return res, false, index.UpdateStats{Reparsed: len(res.Files)}, err
+	r.save(ws, nil, res, 1)
+	go r.saveGraph(ws, res)
+	return res, false, index.UpdateStats{Reparsed: len(res.Files)}, nil
 }
 
 // save writes what changed between prev (nil: nothing saved yet) and next
 // to ws's store.
 func (r *registry) save(ws *workspace, prev, next *index.Result, gen uint64) {
-	if ws.store == nil || next == nil {
+	if ws.store == nil || next == nil || ws.removed.Load() {
 		return
 	}
 	before := map[string]*facts.File{}
@@ -435,8 +453,10 @@ func (r *registry) remove(root string) error {
 	r.mu.Lock()
 	delete(r.ws, w.root)
 	r.mu.Unlock()
+	w.removed.Store(true)
 	w.mu.RLock()
 	wt := w.watch
+	w.prog.Cancel() // a run in progress stops reading files
 	w.mu.RUnlock()
 	if wt != nil {
 		wt.close()

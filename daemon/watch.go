@@ -59,6 +59,11 @@ func (r *registry) watch(ws *workspace) {
 	}
 	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	ws.mu.Lock()
+	if ws.removed.Load() {
+		ws.mu.Unlock()
+		fw.Close() // removed before its watches went in
+		return
+	}
 	ws.watch = w
 	ws.mu.Unlock()
 	w.addTree("")

@@ -145,6 +145,9 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	}
 	opt.Progress.set(PhaseDiscover, 0)
 	d := discover(abs, cfg, reg)
+	if opt.Progress.Canceled() {
+		return nil, fmt.Errorf("index %s: %w", root, ErrCanceled)
+	}
 	if err := reg.Prepare(d.languages()...); err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
@@ -156,6 +159,9 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	t0 := time.Now()
 	opt.Progress.set(PhaseParse, len(d.files))
 	files, sum := parseAll(reg, d.files, cfg, opt.Progress)
+	if opt.Progress.Canceled() {
+		return nil, fmt.Errorf("index %s: %w", root, ErrCanceled)
+	}
 	res.Summary.Parsed, res.Summary.SyntaxErrors = sum.Parsed, sum.SyntaxErrors
 	res.Summary.Binary, res.Summary.Unreadable = sum.Binary, res.Summary.Unreadable+sum.Unreadable
 	res.Summary.Languages = sum.Languages
@@ -312,6 +318,10 @@ func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, pro
 			defer p.Close()
 			for i := range jobs {
 				prog.inc()
+				if prog.Canceled() {
+					status[i] = 3
+					continue // drain the jobs, read nothing more
+				}
 				c := cands[i]
 				src, err := os.ReadFile(c.abs)
 				if err != nil {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"sync/atomic"
 
 	"github.com/ccd-dev/ccd/config"
@@ -8,10 +9,25 @@ import (
 
 // Progress is read by other goroutines while an index run fills it in.
 type Progress struct {
-	phase atomic.Value // string
-	done  atomic.Int64
-	total atomic.Int64
+	phase    atomic.Value // string
+	done     atomic.Int64
+	total    atomic.Int64
+	canceled atomic.Bool
 }
+
+// ErrCanceled is what a run stopped by Cancel returns.
+var ErrCanceled = errors.New("index run canceled")
+
+// Cancel asks the run filling p to stop as soon as it can (the workspace
+// was removed): it returns ErrCanceled and reads no more files.
+func (p *Progress) Cancel() {
+	if p != nil {
+		p.canceled.Store(true)
+	}
+}
+
+// Canceled reports whether Cancel was called.
+func (p *Progress) Canceled() bool { return p != nil && p.canceled.Load() }
 
 // Phases of an index run, in order.
 const (

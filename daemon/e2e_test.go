@@ -449,6 +449,7 @@ func TestRootRules(t *testing.T) {
 	}{
 		{"/", "system directory", nil},
 		{"/usr", "system directory", nil},
+		{"/etc/ssl", "system directory", nil}, // a system tree's subtree too
 		{home, "home directory", nil},
 		{t.TempDir(), "no source files", nil},
 	} {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,19 @@ var systemDirs = map[string]bool{
 	"/var/log": true, "/var/tmp": true,
 }
 
+// systemTrees are refused with everything below them: pseudo file systems
+// and configuration, never a project.
+var systemTrees = []string{"/proc", "/sys", "/dev", "/run", "/boot", "/etc"}
+
+// maxWorkspaces bounds how many workspaces one daemon holds (each keeps a
+// graph, watches and maybe language servers); CCD_MAX_WORKSPACES changes it.
+func maxWorkspaces() int {
+	if n, err := strconv.Atoi(os.Getenv("CCD_MAX_WORKSPACES")); err == nil && n > 0 {
+		return n
+	}
+	return 32
+}
+
 // checkRoot resolves root to an absolute, symlink-free directory and
 // refuses the file system root, the home directory and system directories
 // unless forced.
@@ -164,8 +178,14 @@ func checkRoot(root string, force bool) (string, error) {
 		return abs, nil
 	}
 	home, _ := os.UserHomeDir()
+	inSystemTree := false
+	for _, t := range systemTrees {
+		if abs == t || strings.HasPrefix(abs, t+"/") {
+			inSystemTree = true
+		}
+	}
 	switch {
-	case systemDirs[abs]:
+	case systemDirs[abs] || inSystemTree:
 		return "", &errRoot{fmt.Sprintf("refusing to index %s: a system directory, not a project", abs),
 			"point ccd at a project directory, or pass force to index it anyway"}
 	case home != "" && abs == filepath.Clean(home):
@@ -191,6 +211,10 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace, error
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.ws[abs] == nil && len(r.ws) >= maxWorkspaces() {
+		return nil, &errRoot{fmt.Sprintf("refusing to index %s: this daemon already holds %d workspaces", abs, len(r.ws)),
+			"remove one you no longer need (DELETE /v1/workspaces?root=DIR), or raise CCD_MAX_WORKSPACES"}
+	}
 	if w := r.ws[abs]; w != nil {
 		w.mu.RLock()
 		failed := w.state == StateFailed

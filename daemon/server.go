@@ -488,6 +488,12 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
 	}
+	if ws.watch != nil {
+		in.Watch = "inotify"
+		if ws.watch.polling.Load() {
+			in.Watch = "polling"
+		}
+	}
 	if in.Error == "" && ws.state == StateReady {
 		switch ws.rootStatus() {
 		case rootGone:

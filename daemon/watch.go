@@ -2,11 +2,15 @@ package daemon
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -44,6 +48,37 @@ type watcher struct {
 	structural bool            // files or directories appeared, vanished or moved
 	kick       chan struct{}
 	done       chan struct{}
+
+	// polling: inotify could not follow the whole tree (no instance
+	// left, or the watch limit reached): the tree is also walked every
+	// pollEvery. pollStop ends the poller.
+	polling  atomic.Bool
+	pollOnce sync.Once
+	pollStop chan struct{}
+}
+
+// pollEvery is how often a tree inotify cannot follow is walked.
+var pollEvery = 2 * time.Second
+
+// startPolling makes w walk the tree every pollEvery from now on, with
+// why in the log and in the workspace's status.
+func (w *watcher) startPolling(why error) {
+	w.pollOnce.Do(func() {
+		w.polling.Store(true)
+		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.ws.root, "every", pollEvery, "err", why)
+		go func() {
+			t := time.NewTicker(pollEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-w.pollStop:
+					return
+				case <-t.C:
+					w.r.update(w.ws, nil, false, false, time.Now())
+				}
+			}
+		}()
+	})
 }
 
 func (r *registry) watch(ws *workspace) {
@@ -52,12 +87,24 @@ func (r *registry) watch(ws *workspace) {
 	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
-	fw, err := fsnotify.NewWatcher()
+	fw, err := newFSWatcher()
+	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
+		pollStop: make(chan struct{})}
 	if err != nil {
-		r.log.Warn("watch: no fsnotify, the graph will not follow edits", "root", ws.root, "err", err)
+		// No inotify instance left (fs.inotify.max_user_instances):
+		// poll the tree instead.
+		ws.mu.Lock()
+		if ws.removed.Load() {
+			ws.mu.Unlock()
+			return
+		}
+		ws.watch = w
+		ws.dirty = false
+		ws.mu.Unlock()
+		go w.updates()
+		w.startPolling(err)
 		return
 	}
-	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	ws.mu.Lock()
 	if ws.removed.Load() {
 		ws.mu.Unlock()
@@ -91,14 +138,38 @@ func (w *watcher) addTree(rel string) {
 	}
 	for _, d := range dirs {
 		if err := w.fw.Add(filepath.Join(abs, filepath.FromSlash(d))); err != nil {
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+				// The watch limit (fs.inotify.max_user_watches): the
+				// rest of the tree is polled.
+				w.startPolling(err)
+				return
+			}
 			w.r.log.Warn("watch: cannot add", "dir", filepath.Join(abs, d), "err", err)
 		}
 	}
 }
 
 func (w *watcher) close() {
-	w.fw.Close()
+	select {
+	case <-w.pollStop:
+	default:
+		close(w.pollStop)
+	}
+	if w.fw != nil {
+		w.fw.Close() // ends events, which closes kick
+	} else {
+		close(w.kick)
+	}
 	<-w.done
+}
+
+// newFSWatcher is fsnotify.NewWatcher; tests make it fail as a machine
+// out of inotify instances does.
+var newFSWatcher = func() (*fsnotify.Watcher, error) {
+	if os.Getenv("CCD_TEST_NO_INOTIFY") == "1" {
+		return nil, fmt.Errorf("inotify_init1: %w", syscall.EMFILE)
+	}
+	return fsnotify.NewWatcher()
 }
 
 func (w *watcher) events() {

@@ -175,6 +175,9 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	case "failed":
 		fmt.Fprintf(w, "    error: %s\n", in.Error)
 	}
+	if in.Watch == "polling" {
+		fmt.Fprintf(w, "    watching: polling every 2 s (inotify's limits are reached: raise fs.inotify.max_user_watches / max_user_instances)\n")
+	}
 	if in.Nodes > 0 {
 		var langs []string
 		for l, n := range in.Languages {
@@ -303,7 +306,7 @@ func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) er
 	for in.State == "indexing" || (in.State == "ready" && !in.Fresh && time.Now().Before(settle)) {
 		line := fmt.Sprintf("indexing %s: %s %d/%d files", in.Root, in.Phase, in.Done, in.Total)
 		if in.State == "ready" {
-			line, in.Phase = "watching "+in.Root+" for changes", "watch"
+			line, in.Phase = "setting up the watches on "+in.Root, "watch"
 		}
 		if tty {
 			fmt.Fprintf(c.stderr, "\r%-100s", line)

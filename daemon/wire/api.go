@@ -63,17 +63,20 @@ type HookStats struct {
 // WorkspaceInfo describes one workspace; every answer about a workspace
 // carries it, so no answer is stale without saying so.
 type WorkspaceInfo struct {
-	Root       string  `json:"root"`
-	State      string  `json:"state"` // indexing, ready, failed
-	Error      string  `json:"error,omitempty"`
-	Generation uint64  `json:"generation"`
-	Fresh      bool    `json:"fresh"` // no file change is waiting to be applied
-	Head       string  `json:"head,omitempty"`
-	Updates    int     `json:"updates"`
-	Warm       bool    `json:"warm_start,omitempty"`     // the graph was restored from the store
-	Reparsed   int     `json:"reparsed"`                 // files parsed by the last index run or update
-	Reused     int     `json:"reused"`                   // files whose stored facts were reused
-	UpdateMS   float64 `json:"last_update_ms,omitempty"` // first event to fresh graph
+	Root       string `json:"root"`
+	State      string `json:"state"` // indexing, ready, failed
+	Error      string `json:"error,omitempty"`
+	Generation uint64 `json:"generation"`
+	Fresh      bool   `json:"fresh"` // no file change is waiting to be applied
+	Head       string `json:"head,omitempty"`
+	Updates    int    `json:"updates"`
+	Warm       bool   `json:"warm_start,omitempty"` // the graph was restored from the store
+	// Watch is how the tree is followed: "inotify", or "polling" when
+	// inotify's limits were reached (the tree is walked every 2 s).
+	Watch    string  `json:"watch,omitempty"`
+	Reparsed int     `json:"reparsed"`                 // files parsed by the last index run or update
+	Reused   int     `json:"reused"`                   // files whose stored facts were reused
+	UpdateMS float64 `json:"last_update_ms,omitempty"` // first event to fresh graph
 	// Trees counts the syntax trees kept for incremental reparsing, and
 	// the reparses that used one.
 	Trees       int `json:"trees,omitempty"`

@@ -195,7 +195,7 @@ func (w *watcher) events() {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
-			if filepath.Base(rel) == ".gitignore" {
+			if index.IsIgnoreFile(filepath.Base(rel)) {
 				w.excl.Invalidate()
 			}
 			fi, statErr := os.Lstat(ev.Name)

@@ -10,6 +10,14 @@ import (
 	"sync"
 )
 
+// ignoreFiles are read in every directory, in gitignore syntax: git's own,
+// and .ccdignore for what ccd alone must not index or serve (secrets,
+// generated code) while git keeps it.
+var ignoreFiles = []string{".gitignore", ".ccdignore"}
+
+// IsIgnoreFile reports whether a file name is one of ignoreFiles.
+func IsIgnoreFile(name string) bool { return name == ".gitignore" || name == ".ccdignore" }
+
 // ignoreRule is one line of a .gitignore file.
 type ignoreRule struct {
 	re      *regexp.Regexp
@@ -243,8 +251,10 @@ func (c *ExcludeCache) Excluded(root, rel string, isDir bool, skipDirs []string)
 	if ig := c.read(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
 		stack = append(stack, ig)
 	}
-	if ig := c.read(filepath.Join(root, ".gitignore"), ""); ig != nil {
-		stack = append(stack, ig)
+	for _, name := range ignoreFiles {
+		if ig := c.read(filepath.Join(root, name), ""); ig != nil {
+			stack = append(stack, ig)
+		}
 	}
 	parts := strings.Split(rel, "/")
 	for i := range parts {
@@ -258,8 +268,10 @@ func (c *ExcludeCache) Excluded(root, rel string, isDir bool, skipDirs []string)
 			return true
 		}
 		if !last {
-			if ig := c.read(filepath.Join(root, filepath.FromSlash(cur), ".gitignore"), cur); ig != nil {
-				stack = append(stack, ig)
+			for _, name := range ignoreFiles {
+				if ig := c.read(filepath.Join(root, filepath.FromSlash(cur), name), cur); ig != nil {
+					stack = append(stack, ig)
+				}
 			}
 		}
 	}

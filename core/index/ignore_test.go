@@ -478,3 +478,36 @@ func TestExcludeCacheInvalidate(t *testing.T) {
 		t.Fatal("the cached and uncached forms disagree")
 	}
 }
+
+// TestCcdignore: .ccdignore (gitignore syntax, any directory) keeps files
+// from the index and from every other reader (the retrieval index, the
+// watcher) while git keeps them (issue 17 #18).
+func TestCcdignore(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		".ccdignore":         "secrets/\n*_secret.py\n",
+		"app.py":             "def run():\n    return 1\n",
+		"secrets/keys.py":    "API_KEY = 'abc'\n",
+		"lib/db_secret.py":   "PASSWORD = 'x'\n",
+		"lib/.ccdignore":     "gen_*.py\n",
+		"lib/gen_models.py":  "class M:\n    pass\n",
+		"lib/handwritten.py": "def h():\n    return 2\n",
+	})
+	res := build(t, root, testConfig())
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, " ") != "app.py lib/handwritten.py" {
+		t.Errorf("indexed %v; .ccdignore'd files must not be", got)
+	}
+	for _, c := range []struct {
+		rel   string
+		isDir bool
+		want  bool
+	}{{"secrets", true, true}, {"secrets/keys.py", false, true}, {"lib/db_secret.py", false, true}, {"lib/gen_models.py", false, true}, {"app.py", false, false}} {
+		if got := Excluded(root, c.rel, c.isDir, nil); got != c.want {
+			t.Errorf("Excluded(%s) = %v, want %v", c.rel, got, c.want)
+		}
+	}
+}

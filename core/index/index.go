@@ -236,8 +236,10 @@ func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
 			return // unreadable directory: nothing below it is indexed
 		}
 		d.dirs = append(d.dirs, rel)
-		if ig := readIgnore(filepath.Join(absDir, ".gitignore"), rel); ig != nil {
-			stack = append(stack[:len(stack):len(stack)], ig)
+		for _, name := range ignoreFiles {
+			if ig := readIgnore(filepath.Join(absDir, name), rel); ig != nil {
+				stack = append(stack[:len(stack):len(stack)], ig)
+			}
 		}
 		for _, e := range ents {
 			name := e.Name()

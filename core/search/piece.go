@@ -126,7 +126,7 @@ func preview(b []byte) string {
 	if i < len(b) && !blank(b[i:]) {
 		out = append(out, "..."...)
 	}
-	return string(bytes.ToValidUTF8(out, []byte("\uFFFD")))
+	return redactSecrets(string(bytes.ToValidUTF8(out, []byte("\uFFFD"))))
 }
 
 // lastRuneStart returns the index of the last rune-start byte among the

@@ -79,6 +79,12 @@ func (s *Store) reopen() error {
 	if !s.stale() {
 		return nil // another operation reopened it
 	}
+	if _, err := os.Stat(s.Path); os.IsNotExist(err) {
+		// Deleted (the workspace being removed, a person cleaning up):
+		// not made again from here; the next open of the workspace
+		// makes a new one.
+		return fmt.Errorf("store %s: the database file was deleted; not recreating it", s.Path)
+	}
 	s.db.Close()
 	db, err := open(s.Path)
 	if err != nil {

@@ -255,7 +255,18 @@ func TestFileChangedWhileMapped(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Each of these read the mapping past the change before.
-			if err := s.Save(m, many[:10], nil); err != nil {
+			err = s.Save(m, many[:10], nil)
+			if c.name == "deleted" {
+				// Not made again: an error, no crash, no file.
+				if err == nil {
+					t.Fatalf("save after the file was deleted: no error")
+				}
+				if _, serr := os.Stat(s.Path); !os.IsNotExist(serr) {
+					t.Fatalf("the deleted database was made again")
+				}
+				return
+			}
+			if err != nil {
 				t.Fatalf("save after the file %s: %v", c.name, err)
 			}
 			if _, recs, err := s.Load(); err != nil || len(recs) != 10 {

@@ -21,6 +21,7 @@ import (
 	"github.com/ccd-dev/ccd/daemon"
 	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/gofrs/flock"
 )
 
 // running returns a client for a daemon that is already running, or nil
@@ -363,7 +364,7 @@ func runStop(c *ctx, args []string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		err := cl.Ping(ctx)
 		cancel()
-		if errors.Is(err, wire.ErrNoDaemon) {
+		if errors.Is(err, wire.ErrNoDaemon) && daemonExited() {
 			fmt.Fprintln(c.stdout, "ccd daemon stopped")
 			return nil
 		}
@@ -407,4 +408,23 @@ func useStoreChecker() {
 		return
 	}
 	store.CheckCommand = func(path string) *exec.Cmd { return exec.Command(exe, "check-store", path) }
+}
+
+// daemonExited reports whether no process holds the daemon lock any more:
+// the daemon stops answering before it has finished saving, and a caller
+// of stop may delete its files next.
+func daemonExited() bool {
+	dir, err := wire.StateDir()
+	if err != nil {
+		return true
+	}
+	l := flock.New(filepath.Join(dir, "daemon.lock"))
+	ok, err := l.TryLock()
+	if err != nil {
+		return true
+	}
+	if ok {
+		l.Unlock()
+	}
+	return ok
 }

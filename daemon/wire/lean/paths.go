@@ -36,6 +36,9 @@ func SocketPath() (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if err := checkOwner(dir); err != nil {
+			return "", err
+		}
 		p = path.Join(dir, "ccd.sock")
 	}
 	if len(p) > MaxSocketPath {
@@ -93,6 +96,21 @@ func mkdirAll(dir string, perm uint32) error {
 	}
 	if err != nil {
 		return wrap("mkdir "+dir, err)
+	}
+	return nil
+}
+
+// checkOwner refuses a state directory that exists and belongs to another
+// user: its socket, log and spawn lock are not ours to use (a directory
+// planted where ours would be made).
+func checkOwner(dir string) error {
+	var st syscall.Stat_t
+	if syscall.Stat(dir, &st) != nil {
+		return nil // not made yet: the daemon makes it, ours, 0700
+	}
+	if st.Uid != ownUID {
+		return errors.New("state dir " + dir + " belongs to user id " + strconv.Itoa(int(st.Uid)) + ", not to you (" +
+			strconv.Itoa(int(ownUID)) + "): refusing to use it; set CCD_HOME to a directory of yours")
 	}
 	return nil
 }

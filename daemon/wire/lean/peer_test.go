@@ -56,3 +56,20 @@ func TestPeerOfAnotherUser(t *testing.T) {
 		t.Fatalf("the stranger received %d bytes", n)
 	}
 }
+
+// TestStateDirOfAnotherUser: a state directory that belongs to another
+// user is not used (issue 17 #17).
+func TestStateDirOfAnotherUser(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("CCD_HOME", dir)
+	t.Setenv("CCD_SOCKET", "")
+	if _, err := SocketPath(); err != nil {
+		t.Fatalf("own state dir refused: %v", err)
+	}
+	saved := ownUID
+	ownUID = saved + 4242
+	defer func() { ownUID = saved }()
+	if _, err := SocketPath(); err == nil || !strings.Contains(err.Error(), "not to you") {
+		t.Fatalf("another user's state dir was used: %v", err)
+	}
+}

@@ -12,7 +12,7 @@ func TestRedactSecrets(t *testing.T) {
 		{`aws_access_key_id = AKIAIOSFODNN7EXAMPLE`, `aws_access_key_id = [redacted]`, "AKIAIOSF"},
 		{`token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"`, `token = "[redacted]"`, "0123456789"},
 		{`-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAABG5vbmU...`, `[private key redacted]`, "b3Blbn"},
-		{`"secret": "abc"`, `"secret": "abc"`, ""},             // too short to be one
+		{`"secret": "abc"`, `"secret": "abc"`, ""},                       // too short to be one
 		{`def get_token(self, name):`, `def get_token(self, name):`, ""}, // code, not a value
 		{`password = os.environ["DB_PASSWORD"]`, `password = os.environ["DB_PASSWORD"]`, ""},
 	} {

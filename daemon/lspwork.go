@@ -447,14 +447,19 @@ var lspRescanEvery = 30 * time.Second
 // watchServers looks for missing language servers every lspRescanEvery
 // until stop is closed, and refines again the workspaces one appeared for.
 func (r *registry) watchServers(stop <-chan struct{}) {
-	t := time.NewTicker(lspRescanEvery)
+	every(lspRescanEvery, stop, func() { r.checkServers(false) })
+}
+
+// every runs f every d until stop is closed.
+func every(d time.Duration, stop <-chan struct{}, f func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
-			r.checkServers(false)
+			f()
 		}
 	}
 }

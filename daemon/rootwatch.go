@@ -69,16 +69,7 @@ var rootCheckEvery = 2 * time.Second
 // watchRoots re-indexes every workspace whose root was made again, and
 // stops following one whose root is gone, until stop is closed.
 func (r *registry) watchRoots(stop <-chan struct{}) {
-	t := time.NewTicker(rootCheckEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			r.checkRoots()
-		}
-	}
+	every(rootCheckEvery, stop, r.checkRoots)
 }
 
 // checkRoots looks at every workspace's root once.

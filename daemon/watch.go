@@ -66,18 +66,7 @@ func (w *watcher) startPolling(why error) {
 	w.pollOnce.Do(func() {
 		w.polling.Store(true)
 		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.ws.root, "every", pollEvery, "err", why)
-		go func() {
-			t := time.NewTicker(pollEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-w.pollStop:
-					return
-				case <-t.C:
-					w.r.update(w.ws, nil, false, false, time.Now())
-				}
-			}
-		}()
+		go every(pollEvery, w.pollStop, func() { w.r.update(w.ws, nil, false, false, time.Now()) })
 	})
 }
 

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"go/token"
 	"sort"
 	"strings"
 
@@ -61,7 +62,7 @@ func (x *extractor) addRefs() {
 		if i := strings.LastIndexByte(text, '.'); i >= 0 {
 			recv, name = text[:i], text[i+1:]
 		}
-		known := names[name] || goNames && (recv == "" && exported(name) || quals[recv])
+		known := names[name] || goNames && (recv == "" && token.IsExported(name) || quals[recv])
 		if name == "" || !known || strings.ContainsAny(recv, "()[]{}\"'") {
 			continue
 		}
@@ -137,6 +138,3 @@ func (x *extractor) dropShadowedRefs(encl func([]uint32, func(i, def int))) {
 	}
 	x.f.Calls = keep
 }
-
-// exported reports whether a Go name starts with an upper-case letter.
-func exported(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }

@@ -138,10 +138,18 @@ func CheckFile(path string) error {
 		return err
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return &ErrInUse{Path: path}
+	}
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	return checkPages(db)
+}
+
+// checkPages runs bbolt's consistency check over every page.
+func checkPages(db *bolt.DB) error {
 	return db.View(func(tx *bolt.Tx) error {
 		for cerr := range tx.Check() {
 			return fmt.Errorf("consistency check: %w", cerr)
@@ -150,13 +158,14 @@ func CheckFile(path string) error {
 	})
 }
 
-// checkApart runs CheckCommand on an existing, non-empty file.
-func checkApart(path string) error {
+// checkApart runs CheckCommand on an existing, non-empty file; checked
+// says it did, and the file passed (open need not check it again).
+func checkApart(path string) (checked bool, err error) {
 	if CheckCommand == nil {
-		return nil
+		return false, nil
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
-		return nil
+		return false, nil
 	}
 	cmd := CheckCommand(path)
 	done := make(chan struct{})
@@ -169,7 +178,7 @@ func checkApart(path string) error {
 	out, err := cmd.CombinedOutput()
 	if !timer.Stop() {
 		<-done
-		return nil // a slow check proves nothing either way: open as before
+		return false, nil // a slow check proves nothing either way: open as before
 	}
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
@@ -180,15 +189,16 @@ func checkApart(path string) error {
 			msg = msg[:300]
 		}
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 3 {
-			return nil // locked elsewhere: not a verdict on the file
+			return false, nil // locked elsewhere: not a verdict on the file
 		}
-		return fmt.Errorf("corrupt database (checked apart: %v): %s", err, msg)
+		return false, fmt.Errorf("corrupt database (checked apart: %v): %s", err, msg)
 	}
-	return nil
+	return true, nil
 }
 
 func open(path string) (s *Store, err error) {
-	if err := checkApart(path); err != nil {
+	checked, err := checkApart(path)
+	if err != nil {
 		return nil, err
 	}
 	// bbolt can panic on corrupt files, and a truncated file faults (SIGBUS)
@@ -226,13 +236,8 @@ func open(path string) (s *Store, err error) {
 		}
 		return m.Put([]byte("schema"), []byte(strconv.Itoa(Schema)))
 	})
-	if err == nil {
-		err = db.View(func(tx *bolt.Tx) error {
-			for cerr := range tx.Check() {
-				return fmt.Errorf("consistency check: %w", cerr)
-			}
-			return nil
-		})
+	if err == nil && !checked {
+		err = checkPages(db)
 	}
 	if err != nil {
 		db.Close()

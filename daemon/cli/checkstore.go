@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/ccd-dev/ccd/core/store"
-	bolt "go.etcd.io/bbolt"
 )
 
 // runCheckStore checks a ccd database file; the daemon runs it in a child
@@ -22,7 +21,7 @@ func runCheckStore(c *ctx, args []string) error {
 	case err == nil:
 		fmt.Fprintln(c.stdout, "ok")
 		return nil
-	case errors.Is(err, bolt.ErrTimeout):
+	case errors.As(err, new(*store.ErrInUse)):
 		fmt.Fprintf(c.stderr, "ccd check-store: %s is locked by another process\n", args[0])
 		os.Exit(3)
 	}

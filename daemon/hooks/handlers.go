@@ -431,11 +431,5 @@ func inProject(ev *Event, root string) bool {
 		return true
 	}
 	project = filepath.Clean(project)
-	return within(root, project) || within(project, root)
-}
-
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
-	r, err := filepath.Rel(dir, path)
-	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+	return rel(project, root) != "" || rel(root, project) != ""
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/board"
@@ -38,6 +39,7 @@ type boardState struct {
 	// startedOver: the stored board did not decode and b began empty;
 	// a save then keeps a backup that holds more (keepLargerBackup).
 	startedOver bool
+	ready       atomic.Bool // b is loaded
 }
 
 // mcpHost implements mcp.Host on the registry.
@@ -134,6 +136,7 @@ func (h mcpHost) Graph(ctx context.Context, root string) (*graph.Graph, mcp.Meta
 // on first use.
 func (w *workspace) loadBoard() (*board.Board, error) {
 	w.board.once.Do(func() {
+		defer w.board.ready.Store(true)
 		dir := filepath.Join(w.root, store.Dir)
 		var data []byte
 		if w.store != nil {
@@ -211,6 +214,11 @@ func (h mcpHost) SaveBoard(root string, b *board.Board) error {
 func (w *workspace) saveBoard(b *board.Board) error {
 	w.board.save.Lock()
 	defer w.board.save.Unlock()
+	if note := w.storeNote.Load(); note != nil && w.store == nil {
+		// Another daemon holds this workspace's database, and its board
+		// files too: writing them would overwrite what that daemon saves.
+		return fmt.Errorf("not saved: %s", *note)
+	}
 	data, err := b.Marshal()
 	if err != nil {
 		return fmt.Errorf("board: %w", err)

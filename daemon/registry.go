@@ -46,6 +46,12 @@ type workspace struct {
 
 	store   *store.Store
 	savedFP string // fingerprint of the graph in the store
+	// storeEpoch is the store's Epoch when everything was last saved: a
+	// store that reopened another file since gets everything again.
+	storeEpoch atomic.Uint64
+	// storeNote says why the workspace works without its store (the
+	// database is held by another process), "" when it has it.
+	storeNote atomic.Pointer[string]
 	// freshLSP makes the next refinement ask the servers even when the
 	// store holds one for the same inputs (ccd reindex).
 	freshLSP atomic.Bool
@@ -312,13 +318,22 @@ func (r *registry) load(ws *workspace, prog *index.Progress) (*index.Result, boo
 	}
 	if ws.store == nil {
 		st, err := store.Open(ws.root)
+		var busy *store.ErrInUse
 		switch {
 		case store.IsMovedAside(err):
 			r.log.Warn("store", "root", ws.root, "err", err)
+		case errors.As(err, &busy):
+			note := busy.Error()
+			ws.storeNote.Store(&note)
+			r.log.Warn("store in use, indexing without persistence", "root", ws.root, "err", err)
 		case err != nil:
 			r.log.Warn("store unavailable, indexing without persistence", "root", ws.root, "err", err)
 		}
 		ws.store = st
+		if st != nil {
+			ws.storeNote.Store(nil)
+			ws.storeEpoch.Store(st.Epoch())
+		}
 	}
 	digest := index.Digest(r.cfg)
 	if ws.store != nil {
@@ -363,6 +378,36 @@ func (r *registry) save(ws *workspace, prev, next *index.Result, gen uint64) {
 	if ws.store == nil || next == nil || ws.removed.Load() {
 		return
 	}
+	epoch := ws.store.Epoch()
+	if epoch != ws.storeEpoch.Load() {
+		prev = nil // the file was replaced since: what it held is gone
+	}
+	r.saveFiles(ws, prev, next, gen)
+	if now := ws.store.Epoch(); now != ws.storeEpoch.Load() {
+		// The store reopened another file (truncated or replaced under
+		// the daemon): fill it again, graph and board included.
+		r.log.Warn("store file replaced while open; saving everything again", "root", ws.root)
+		ws.storeEpoch.Store(now)
+		if prev != nil || now != epoch {
+			r.saveFiles(ws, nil, next, gen)
+		}
+		go func() {
+			ws.upd.Lock()
+			ws.savedFP = ""
+			ws.upd.Unlock()
+			r.saveGraph(ws, next)
+		}()
+		if ws.board.ready.Load() {
+			if b, err := ws.loadBoard(); err == nil {
+				go ws.saveBoard(b)
+			}
+		}
+	}
+}
+
+// saveFiles writes the facts that changed between prev (nil: everything)
+// and next to ws's store.
+func (r *registry) saveFiles(ws *workspace, prev, next *index.Result, gen uint64) {
 	before := map[string]*facts.File{}
 	if prev != nil {
 		for _, f := range prev.Files {

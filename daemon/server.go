@@ -488,6 +488,9 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	if ws.state == StateIndexing {
 		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
 	}
+	if note := ws.storeNote.Load(); note != nil {
+		in.Store = *note
+	}
 	if ws.watch != nil {
 		in.Watch = "inotify"
 		if ws.watch.polling.Load() {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -88,8 +87,8 @@ func (s *Store) reopen() error {
 	s.db.Close()
 	db, err := open(s.Path)
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return &ErrInUse{Path: s.Path}
+		if isLocked(err) {
+			return inUse(s.Path)
 		}
 		aside := fmt.Sprintf("%s.bad-%s", s.Path, time.Now().UTC().Format("20060102T150405"))
 		os.Rename(s.Path, aside)
@@ -101,5 +100,6 @@ func (s *Store) reopen() error {
 	s.id, _ = identify(s.Path)
 	s.size.Store(s.id.size)
 	s.broken.Store(false)
+	s.epoch.Add(1)
 	return nil
 }

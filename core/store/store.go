@@ -68,7 +68,14 @@ type Store struct {
 	size atomic.Int64
 	// broken: an operation faulted on the mapping; the next one reopens.
 	broken atomic.Bool
+	// epoch counts reopens onto another file (see Epoch).
+	epoch atomic.Uint64
 }
+
+// Epoch changes each time the store reopened its file because the file on
+// disk was no longer the one mapped (truncated, replaced): what was saved
+// before may be gone, so a caller that saves deltas saves everything again.
+func (s *Store) Epoch() uint64 { return s.epoch.Load() }
 
 // ErrMovedAside reports that an unusable database was moved aside (the
 // caller logs it and rebuilds).
@@ -83,10 +90,27 @@ func (e *ErrMovedAside) Error() string {
 
 // ErrInUse reports that another process holds the database's lock: the
 // caller works without persistence (or says so); the file is left alone.
-type ErrInUse struct{ Path string }
+type ErrInUse struct {
+	Path string
+	// PID and Cmd name the process holding the lock, when the kernel's
+	// lock table says (0 and "" when it does not).
+	PID int
+	Cmd string
+}
+
+// inUse makes the error for the database at path, naming its holder.
+func inUse(path string) *ErrInUse {
+	e := &ErrInUse{Path: path}
+	e.PID, e.Cmd = LockHolder(path)
+	return e
+}
 
 func (e *ErrInUse) Error() string {
-	return fmt.Sprintf("database %s is locked by another process (another ccd daemon?); working without it", e.Path)
+	who := "another process (another ccd daemon, started with another state directory?)"
+	if e.PID != 0 {
+		who = fmt.Sprintf("process %d (%s)", e.PID, e.Cmd)
+	}
+	return fmt.Sprintf("database %s is locked by %s; this daemon works without it: nothing it learns is saved. Stop the other daemon (ccd stop with its environment) or use that one", e.Path, who)
 }
 
 // Open opens (creating if needed) the database of the workspace at root.
@@ -106,10 +130,10 @@ func Open(root string) (*Store, error) {
 	if err == nil {
 		return s, nil
 	}
-	if errors.Is(err, bolt.ErrTimeout) {
+	if isLocked(err) {
 		// Locked by another process (a second daemon with another state
 		// dir): the database is in use, not broken. Never move it aside.
-		return nil, &ErrInUse{Path: path}
+		return nil, inUse(path)
 	}
 	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405"))
 	if rerr := os.Rename(path, aside); rerr != nil {
@@ -120,6 +144,12 @@ func Open(root string) (*Store, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err2)
 	}
 	return s, &ErrMovedAside{From: path, To: aside, Reason: err}
+}
+
+// isLocked reports whether err from open says another process holds the
+// file's lock.
+func isLocked(err error) bool {
+	return errors.Is(err, bolt.ErrTimeout) || errors.As(err, new(*ErrInUse))
 }
 
 // CheckCommand, when set, returns a command that checks the database file
@@ -139,7 +169,7 @@ func CheckFile(path string) error {
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, ReadOnly: true})
 	if errors.Is(err, bolt.ErrTimeout) {
-		return &ErrInUse{Path: path}
+		return inUse(path)
 	}
 	if err != nil {
 		return err
@@ -189,7 +219,7 @@ func checkApart(path string) (checked bool, err error) {
 			msg = msg[:300]
 		}
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 3 {
-			return false, nil // locked elsewhere: not a verdict on the file
+			return false, inUse(path) // locked elsewhere: not a verdict on the file
 		}
 		return false, fmt.Errorf("corrupt database (checked apart: %v): %s", err, msg)
 	}

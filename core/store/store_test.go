@@ -215,6 +215,9 @@ func TestOpenLockedIsInUse(t *testing.T) {
 	if IsMovedAside(err) {
 		t.Fatalf("a locked database was moved aside: %v", err)
 	}
+	if inUse.PID != os.Getpid() {
+		t.Errorf("holder pid %d, want this process %d: %v", inUse.PID, os.Getpid(), err)
+	}
 	bad, _ := filepath.Glob(filepath.Join(root, Dir, "ccd.db.bad-*"))
 	if len(bad) > 0 {
 		t.Fatalf("moved aside: %v", bad)
@@ -255,6 +258,7 @@ func TestFileChangedWhileMapped(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Each of these read the mapping past the change before.
+			epoch := s.Epoch()
 			err = s.Save(m, many[:10], nil)
 			if c.name == "deleted" {
 				// Not made again: an error, no crash, no file.
@@ -268,6 +272,9 @@ func TestFileChangedWhileMapped(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("save after the file %s: %v", c.name, err)
+			}
+			if s.Epoch() == epoch {
+				t.Errorf("the store reopened another file and its epoch did not change")
 			}
 			if _, recs, err := s.Load(); err != nil || len(recs) != 10 {
 				t.Fatalf("load after the file %s: %d records, %v", c.name, len(recs), err)

@@ -176,6 +176,9 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	case "failed":
 		fmt.Fprintf(w, "    error: %s\n", in.Error)
 	}
+	if in.Store != "" {
+		fmt.Fprintf(w, "    store: %s\n", in.Store)
+	}
 	if in.Watch == "polling" {
 		fmt.Fprintf(w, "    watching: polling every 2 s (inotify's limits are reached: raise fs.inotify.max_user_watches / max_user_instances)\n")
 	}

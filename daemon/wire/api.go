@@ -73,7 +73,10 @@ type WorkspaceInfo struct {
 	Warm       bool   `json:"warm_start,omitempty"` // the graph was restored from the store
 	// Watch is how the tree is followed: "inotify", or "polling" when
 	// inotify's limits were reached (the tree is walked every 2 s).
-	Watch    string  `json:"watch,omitempty"`
+	Watch string `json:"watch,omitempty"`
+	// Store says why the workspace works without its database (another
+	// process holds it): nothing is saved; "" when the store is in use.
+	Store    string  `json:"store,omitempty"`
 	Reparsed int     `json:"reparsed"`                 // files parsed by the last index run or update
 	Reused   int     `json:"reused"`                   // files whose stored facts were reused
 	UpdateMS float64 `json:"last_update_ms,omitempty"` // first event to fresh graph

@@ -113,13 +113,13 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer lock.Unlock()
 
-	logf, err := os.OpenFile(filepath.Join(dir, "daemon.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	logf, err := openLog(filepath.Join(dir, "daemon.log"), logMax())
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer logf.Close()
 	var h slog.Handler = slog.NewTextHandler(logf, nil)
-	if opts.Foreground && !sameFile(os.Stderr, logf) {
+	if opts.Foreground && !logf.stderr {
 		// Started detached, stderr already is daemon.log: once is enough.
 		h = fanout{h, slog.NewTextHandler(os.Stderr, nil)}
 	}

@@ -221,6 +221,22 @@
 (literal_value (literal_element [(identifier) (selector_expression)] @cc.value.ref))
 (keyed_element (literal_element) (literal_element [(identifier) (selector_expression)] @cc.value.ref))
 
+; ---- instantiations: a value of a type is made here. The resolver makes
+; reference edges to the type; the tests search then knows which
+; implementations of an interface a test can reach (T{}, &T{}, new(T),
+; (*T)(x), var x T; T(x) only when T is a type of the file)
+(composite_literal type: [(type_identifier) (qualified_type)] @cc.inst.type)
+(composite_literal type: (generic_type type: [(type_identifier) (qualified_type)] @cc.inst.type))
+((call_expression
+   function: (identifier) @_new
+   arguments: (argument_list . [(type_identifier) (qualified_type)] @cc.inst.type))
+ (#eq? @_new "new"))
+(call_expression
+  function: (parenthesized_expression
+    (unary_expression operand: [(identifier) (selector_expression)] @cc.inst.type)))
+(call_expression function: (identifier) @cc.inst.call)
+(var_spec type: [(type_identifier) (qualified_type)] @cc.inst.type)
+
 ; names bound as variables and parameters: a bare name among them in a
 ; value position is not taken for a function of that name
 (short_var_declaration left: (expression_list (identifier) @cc.local.name))

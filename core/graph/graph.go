@@ -155,6 +155,7 @@ type Graph struct {
 	// dispatch maps methods to the interface methods they implement,
 	// built on first use (reach.go).
 	dispatch dispatchIndex
+	made     madeIndex
 }
 
 // New sorts nodes and edges into a canonical order, merges duplicate edges

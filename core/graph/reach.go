@@ -46,17 +46,27 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 		dispatch bool
 		ref      bool // arrived through a reference
 		value    bool // some reference on the way
+		// via is the concrete type whose method an interface call on the
+		// way dispatched to (-1: none): a test counts only if it makes a
+		// value of that type (rapid type analysis, per test).
+		via int32
 	}
-	seen := make([]bool, len(g.Nodes)) // a slice: the closure may be tens of thousands of nodes
+	// seen holds, per node, the best way it was reached: notSeen, a via
+	// type, or direct (no type to check), which may replace a via.
+	const notSeen, direct = -2, -1
+	seen := make([]int32, len(g.Nodes)) // a slice: the closure may be tens of thousands of nodes
+	for k := range seen {
+		seen[k] = notSeen
+	}
 	queue := make([]item, 0, 256)
-	push := func(n int, dispatch, ref, value bool) {
-		if !seen[n] {
-			seen[n] = true
-			queue = append(queue, item{n, dispatch, ref, value || ref})
+	push := func(n int, dispatch, ref, value bool, via int32) {
+		if s := seen[n]; s == notSeen || s != direct && via == direct {
+			seen[n] = via
+			queue = append(queue, item{n, dispatch, ref, value || ref, via})
 		}
 	}
 	for _, s := range g.Seeds(i) {
-		push(s, false, false, false)
+		push(s, false, false, false, direct)
 	}
 	r := TestReach{Complete: true}
 	for head := 0; head < len(queue); head++ {
@@ -65,8 +75,11 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			break
 		}
 		it := queue[head]
+		if it.via != direct && seen[it.n] == direct {
+			continue // reached directly since: that visit counts
+		}
 		r.Visited++
-		if g.Nodes[it.n].Test { // each node is visited once
+		if g.Nodes[it.n].Test && (it.via == direct || g.makes(int(it.via), it.n)) {
 			r.Tests = append(r.Tests, it.n)
 			if it.dispatch {
 				if r.Dispatch == nil {
@@ -87,10 +100,10 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			// whoever constructs one (its constructor), else, for a
 			// class without one (Go types), through its own methods.
 			if ctor, ok := g.constructorOf(it.n); ok {
-				push(ctor, it.dispatch, false, it.value)
+				push(ctor, it.dispatch, false, it.value, it.via)
 			} else {
 				for _, d := range g.Descendants(it.n) {
-					push(d, it.dispatch, false, it.value)
+					push(d, it.dispatch, false, it.value, it.via)
 				}
 			}
 		}
@@ -100,11 +113,17 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			// a table entry) runs when its holder calls it: the tests
 			// that reach the place it is named reach it too.
 			if (e.typ == Call || e.typ == Ref) && e.conf >= f.MinConfidence {
-				push(int(e.from), it.dispatch, e.typ == Ref, it.value)
+				push(int(e.from), it.dispatch, e.typ == Ref, it.value, it.via)
 			}
 		}
-		for _, m := range impls[it.n] {
-			push(m, true, false, it.value)
+		if ms := impls[it.n]; len(ms) > 0 {
+			via := it.via
+			if via == direct {
+				via = int32(g.dispatch.owner[it.n])
+			}
+			for _, m := range ms {
+				push(m, true, false, it.value, via)
+			}
 		}
 	}
 	sort.Slice(r.Tests, func(a, b int) bool { return g.Nodes[r.Tests[a]].ID < g.Nodes[r.Tests[b]].ID })
@@ -113,7 +132,7 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 
 // maxDispatch is the most implementations (outside test files) an
 // interface may have for its callers to count as reaching each of them.
-const maxDispatch = 4
+const maxDispatch = 64
 
 func countOutsideTests(g *Graph, types []int) int {
 	n := 0
@@ -129,6 +148,8 @@ func countOutsideTests(g *Graph, types []int) int {
 type dispatchIndex struct {
 	once sync.Once
 	m    map[int][]int
+	// owner maps each method in m to its concrete type.
+	owner map[int]int
 }
 
 // implements maps each Go method of a concrete type to the interface
@@ -139,6 +160,7 @@ type dispatchIndex struct {
 func (g *Graph) implements() map[int][]int {
 	g.dispatch.once.Do(func() {
 		g.dispatch.m = map[int][]int{}
+		g.dispatch.owner = map[int]int{}
 		ifaceMethods := map[int]map[string]int{} // interface → method name → node
 		typeMethods := map[int]map[string]int{}  // concrete type → method name → node
 		byID := map[string]int{}
@@ -209,6 +231,7 @@ func (g *Graph) implements() map[int][]int {
 				for name, im := range ims {
 					m := ms[name]
 					g.dispatch.m[m] = append(g.dispatch.m[m], im)
+					g.dispatch.owner[m] = t
 				}
 			}
 		}
@@ -231,4 +254,80 @@ func (g *Graph) constructorOf(c int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// madeIndex caches, per Go type, the tests that make a value of it.
+type madeIndex struct {
+	mu sync.Mutex
+	m  map[int]map[int]bool // type → tests; nil: any test may (see makes)
+}
+
+// makes reports whether test may run with a value of type t: whether it
+// reaches a function that makes one (a reference edge from an
+// instantiation: T{}, &T{}, new(T), (*T)(x), var x T). It answers yes
+// when nothing in the graph makes one (values made by other modules, by
+// reflection) or when one is made at package level (during
+// initialisation, before every test).
+func (g *Graph) makes(t, test int) bool {
+	g.made.mu.Lock()
+	defer g.made.mu.Unlock()
+	if g.made.m == nil {
+		g.made.m = map[int]map[int]bool{}
+	}
+	tests, ok := g.made.m[t]
+	if !ok {
+		tests = g.testsMaking(t)
+		g.made.m[t] = tests
+	}
+	return tests == nil || tests[test]
+}
+
+// testsMaking returns the tests that reach a function making a value of
+// type t, or nil when every test may have one.
+func (g *Graph) testsMaking(t int) map[int]bool {
+	var queue []int
+	seen := map[int]bool{}
+	for _, ei := range g.In(t) {
+		e := g.edges.at(ei)
+		if e.typ != Ref {
+			continue
+		}
+		from := int(e.from)
+		if k := g.Nodes[from].Kind; k != Func {
+			return nil // made at package level
+		}
+		if !seen[from] {
+			seen[from] = true
+			queue = append(queue, from)
+		}
+	}
+	if len(queue) == 0 {
+		return nil
+	}
+	impls := g.implements()
+	tests := map[int]bool{}
+	for head := 0; head < len(queue) && head < TestBudget; head++ {
+		n := queue[head]
+		if g.Nodes[n].Test {
+			tests[n] = true
+		}
+		next := func(m int) {
+			if !seen[m] {
+				seen[m] = true
+				queue = append(queue, m)
+			}
+		}
+		for _, ei := range g.In(n) {
+			if e := g.edges.at(ei); e.typ == Call || e.typ == Ref {
+				next(int(e.from))
+			}
+		}
+		for _, m := range impls[n] {
+			next(m)
+		}
+	}
+	if len(queue) >= TestBudget {
+		return nil // cut by the budget: proves nothing
+	}
+	return tests
 }

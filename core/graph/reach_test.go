@@ -121,3 +121,78 @@ func TestTestsOfReferences(t *testing.T) {
 		t.Errorf("a slice with Refs: %d hits, want 2 (lex, TestLex)", len(hs))
 	}
 }
+
+// TestTestsOfDispatchNeedsAValue: a test reaches a method through an
+// interface only if it makes a value of the method's type (rapid type
+// analysis per test), so interfaces with many implementations (pflag's
+// Value) name the tests that can really run each one. A type nothing makes
+// (values from elsewhere) or one made at package level is not filtered; a
+// direct call needs no value check.
+func TestTestsOfDispatchNeedsAValue(t *testing.T) {
+	nodes := []*Node{
+		{ID: "v.go", Kind: Module, Name: "v.go", Path: "v.go", Lang: "go"},
+		{ID: "v.go::Value", Kind: Class, Name: "Value", Path: "v.go", Lang: "go", Signature: "Value interface"},
+		{ID: "v.go::Value.String", Kind: Func, Name: "String", Path: "v.go", Lang: "go"},
+		{ID: "v.go::use", Kind: Func, Name: "use", Path: "v.go", Lang: "go"},
+		{ID: "t_test.go::TestA", Kind: Func, Name: "TestA", Path: "t_test.go", Lang: "go", Test: true},
+		{ID: "t_test.go::TestB", Kind: Func, Name: "TestB", Path: "t_test.go", Lang: "go", Test: true},
+		{ID: "t_test.go::TestC", Kind: Func, Name: "TestC", Path: "t_test.go", Lang: "go", Test: true},
+		{ID: "t_test.go::TestD", Kind: Func, Name: "TestD", Path: "t_test.go", Lang: "go", Test: true},
+	}
+	call := func(from, to string) EdgeSpec {
+		return EdgeSpec{From: from, To: to, Type: Call, Confidence: Resolved, Line: 1}
+	}
+	makes := func(from, to string) EdgeSpec {
+		return EdgeSpec{From: from, To: to, Type: Ref, Confidence: Resolved, Line: 1}
+	}
+	edges := []EdgeSpec{
+		call("v.go::use", "v.go::Value.String"),
+		call("t_test.go::TestA", "v.go::use"),
+		call("t_test.go::TestB", "v.go::use"),
+		call("t_test.go::TestC", "v.go::use"),
+		call("t_test.go::TestA", "v.go::newV0"),
+		call("t_test.go::TestB", "v.go::newV1"),
+		call("t_test.go::TestD", "v.go::V2.String"), // directly, no value made
+		makes("v.go::V3", "v.go::V3.String"),        // a callback table: not a value made
+		makes("v.go", "v.go::V3"),                   // made at package level
+		// V5: nothing makes one here
+	}
+	// Six implementations: more than an interface used to be allowed.
+	for k := 0; k < 6; k++ {
+		typ := fmt.Sprintf("v.go::V%d", k)
+		nodes = append(nodes,
+			&Node{ID: typ, Kind: Class, Name: fmt.Sprintf("V%d", k), Path: "v.go", Lang: "go", Signature: fmt.Sprintf("V%d struct", k)},
+			&Node{ID: typ + ".String", Kind: Func, Name: "String", Path: "v.go", Lang: "go", Owner: typ})
+		if k <= 2 || k == 4 {
+			ctor := fmt.Sprintf("v.go::newV%d", k)
+			nodes = append(nodes, &Node{ID: ctor, Kind: Func, Name: fmt.Sprintf("newV%d", k), Path: "v.go", Lang: "go"})
+			edges = append(edges, makes(ctor, typ))
+		}
+	}
+	g := New(nodes, edges)
+	for _, c := range []struct{ target, want string }{
+		{"v.go::V0.String", "TestA(interface)"},
+		{"v.go::V1.String", "TestB(interface)"},
+		{"v.go::V2.String", "TestD"},                                              // newV2 is never called by a test
+		{"v.go::V3.String", "TestA(interface) TestB(interface) TestC(interface)"}, // made at initialisation
+		{"v.go::V4.String", ""},                                                   // made, but by no test
+		{"v.go::V5.String", "TestA(interface) TestB(interface) TestC(interface)"}, // made elsewhere: unknown
+	} {
+		i, ok := g.Index(c.target)
+		if !ok {
+			t.Fatalf("no node %s", c.target)
+		}
+		r := g.TestsOf(i, Filter{}, 0)
+		var got []string
+		for _, x := range r.Tests {
+			s := g.Nodes[x].Name
+			if r.Dispatch[x] {
+				s += "(interface)"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("tests of %s = %q, want %q", c.target, strings.Join(got, " "), c.want)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import "strings"
 // the same schemas (SchemaDigest hashes it, so stored facts are remade).
 // 2: comments no longer count as part of a signature.
 // 3: signatures up to 400 bytes (was 160).
-const extractorVersion = 3
+const extractorVersion = 4
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -331,6 +331,8 @@ type extractor struct {
 	returns  map[uint32]string // body start → what it returns (see addReturn)
 	docs     []span            // JSDoc comments with tags, in order
 	refCands []cnode           // names in value positions (see addRefs)
+	// instCands are types values are made of (see addInsts).
+	instCands []instCand
 	locals   []span            // names bound as variables or parameters
 	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
@@ -406,6 +408,10 @@ func (x *extractor) match(pattern int, caps []capture) {
 		case roleValueRef:
 			if n.end-n.start <= 120 {
 				x.refCands = append(x.refCands, *n) // deduplicated in addRefs
+			}
+		case roleInstType, roleInstCall:
+			if n.end-n.start <= 120 {
+				x.instCands = append(x.instCands, instCand{*n, x.s.roles[cp.index] == roleInstCall})
 			}
 		case roleLocalName:
 			if n.end-n.start <= 64 {
@@ -776,6 +782,7 @@ func (x *extractor) finish() {
 		})
 	}
 	x.addRefs()
+	x.addInsts()
 	x.attribute()
 	x.filterRefs()
 }

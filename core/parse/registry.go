@@ -62,6 +62,8 @@ const (
 	roleBindField     // marks a binding as a field of the enclosing class
 	roleExportDefault // the name a module exports as default
 	roleIgnore        // helper captures used only by predicates (names starting with "_")
+	roleInstType      // a type a value is made of here (T{}, new(T), (*T)(x), var x T)
+	roleInstCall      // a call that may convert to a type (T(x)): kept when T is a type of the file
 )
 
 var roleNames = map[string]role{
@@ -76,6 +78,8 @@ var roleNames = map[string]role{
 	"cc.def.returns.body": roleReturnsBody,
 	"cc.doc":              roleDoc,
 	"cc.value.ref":        roleValueRef,
+	"cc.inst.type":        roleInstType,
+	"cc.inst.call":        roleInstCall,
 	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,
 	"cc.def.decorator":    roleDecorator,

@@ -195,6 +195,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 // its constructor, and a name match is too weak for an edge no call site
 // confirms.
 func (c *callCtx) resolveRef(call *facts.Call) (defRef, graph.Confidence) {
+	if call.New {
+		return c.resolveInst(call)
+	}
 	if call.Recv == "" && call.Caller >= 0 && c.fi.f.Defs[call.Caller].Kind == facts.Class {
 		// In a class body, the class's own functions are in scope
 		// (pprint's `_dispatch[dict.__repr__] = _pprint_dict`).
@@ -215,6 +218,25 @@ func (c *callCtx) resolveRef(call *facts.Call) (defRef, graph.Confidence) {
 		return defRef{}, 0
 	}
 	return ref, conf
+}
+
+// resolveInst binds a type a value is made of (an instantiation fact:
+// facts.Call with Ref and New) to the workspace's type of that name, seen
+// from the call's scope; types of other modules bind to nothing.
+func (c *callCtx) resolveInst(call *facts.Call) (defRef, graph.Confidence) {
+	q := call.Name
+	if call.Recv != "" {
+		q = call.Recv + "." + call.Name
+	}
+	t := c.typeName(c.fi, call.Caller, q, 0)
+	if !t.cls.valid() || t.cls.def().Kind != facts.Class || strings.HasSuffix(t.cls.def().Signature, " interface") {
+		return defRef{}, 0 // an interface's value is some other type's
+	}
+	conf := t.conf
+	if conf == 0 {
+		conf = graph.Resolved
+	}
+	return t.cls, conf
 }
 
 // isParam reports whether name is an unannotated parameter of the

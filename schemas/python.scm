@@ -76,6 +76,86 @@
   left: [(identifier) (attribute)] @cc.bind.name
   right: [(identifier) (attribute)] @cc.bind.value)
 
+; ---- value flow: a called value that is not a name (get_handler()(req),
+; _dispatch[kind](x), Middleware()(environ)) is a call of its __call__
+(call function: [(call) (subscript)] @cc.call.value) @cc.call.node
+
+; what a function returns (a name, an attribute or a call, at the top of
+; its body): the result of a call of it
+(function_definition
+  body: (block (return_statement [(identifier) (attribute) (call)] @cc.def.returns)) @cc.def.returns.body)
+
+; tuple unpacking pairs names with values: a, b = f, g
+(assignment
+  left: (pattern_list . (identifier) @cc.bind.name)
+  right: (expression_list . [(identifier) (attribute)] @cc.bind.value))
+(assignment
+  left: (pattern_list . (_) . (identifier) @cc.bind.name)
+  right: (expression_list . (_) . [(identifier) (attribute)] @cc.bind.value))
+(assignment
+  left: (pattern_list . (_) . (_) . (identifier) @cc.bind.name)
+  right: (expression_list . (_) . (_) . [(identifier) (attribute)] @cc.bind.value))
+
+; both arms of a conditional: opener = gzip_open if gz else open
+(assignment
+  left: (identifier) @cc.bind.name
+  right: (conditional_expression . [(identifier) (attribute)] @cc.bind.value))
+(assignment
+  left: (identifier) @cc.bind.name
+  right: (conditional_expression [(identifier) (attribute)] @cc.bind.value .))
+
+; containers: what a dict, list, tuple or set holds is bound as name[]
+(assignment
+  left: (identifier) @cc.bind.elems
+  right: (dictionary (pair value: [(identifier) (attribute)] @cc.bind.value)))
+(assignment
+  left: (identifier) @cc.bind.elems
+  right: (list [(identifier) (attribute)] @cc.bind.value))
+(assignment
+  left: (identifier) @cc.bind.elems
+  right: (tuple [(identifier) (attribute)] @cc.bind.value))
+(assignment
+  left: (identifier) @cc.bind.elems
+  right: (set [(identifier) (attribute)] @cc.bind.value))
+
+; filled later: table[k] = f, hooks.append(f)
+(assignment
+  left: (subscript value: (identifier) @cc.bind.elems)
+  right: [(identifier) (attribute)] @cc.bind.value)
+((call
+   function: (attribute object: (identifier) @cc.bind.elems attribute: (identifier) @_add)
+   arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value))
+ (#match? @_add "^(append|add)$"))
+
+; what a generator yields: the elements of what a call of it returns
+(expression_statement (yield [(identifier) (attribute)] @cc.bind.value) @cc.bind.yield)
+
+; a loop variable takes the elements: for h in hooks, for f in (a, b),
+; for f in gen()
+(for_statement
+  left: (identifier) @cc.bind.name
+  right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
+(for_statement
+  left: (identifier) @cc.bind.name
+  right: (list [(identifier) (attribute)] @cc.bind.value))
+(for_statement
+  left: (identifier) @cc.bind.name
+  right: (tuple [(identifier) (attribute)] @cc.bind.value))
+
+; functions passed as arguments bind the callee's parameters, by position
+; or keyword; a decorator gets the function it decorates
+(call
+  function: [(identifier) (attribute)] @cc.arg.callee
+  arguments: (argument_list [(identifier) (attribute)] @cc.arg.value) @cc.arg.list)
+(call
+  function: [(identifier) (attribute)] @cc.arg.callee
+  arguments: (argument_list
+    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute)] @cc.arg.value)))
+(decorated_definition
+  (decorator [(identifier) (attribute)] @cc.arg.callee)
+  definition: [(function_definition name: (identifier) @cc.arg.value)
+               (class_definition name: (identifier) @cc.arg.value)])
+
 ; ---- function values: names in value positions (arguments, keyword
 ; values, right-hand sides, returned values, container elements); the
 ; extractor keeps those that may name a function and the resolver makes

@@ -333,6 +333,8 @@ type extractor struct {
 	refCands []cnode           // names in value positions (see addRefs)
 	// instCands are types values are made of (see addInsts).
 	instCands []instCand
+	// argCands are names passed as arguments (see addArgFlows).
+	argCands []argCand
 	locals   []span            // names bound as variables or parameters
 	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
@@ -374,6 +376,10 @@ type matchCaps struct {
 	exportDefault, bindValue, refName, refRecv                    *cnode
 	star, field                                                   bool
 	kind                                                          string
+	// value flow (Python): a called value, element and iteration
+	// bindings, a function value passed as an argument
+	callValue, argCallee, argList, argValue, argKw *cnode
+	elems, iter, yield                             bool
 }
 
 // match takes one query match: it checks the pattern's predicates, sorts
@@ -469,6 +475,22 @@ func (x *extractor) match(pattern int, caps []capture) {
 			}
 		case roleBindField:
 			c.field = true
+		case roleCallValue:
+			c.callValue = n
+		case roleBindElems:
+			c.bindName, c.elems = n, true
+		case roleBindIter:
+			c.bindValue, c.iter = n, true
+		case roleBindYield:
+			c.bindName, c.yield = n, true
+		case roleArgCallee:
+			c.argCallee = n
+		case roleArgList:
+			c.argList = n
+		case roleArgValue:
+			c.argValue = n
+		case roleArgKeyword:
+			c.argKw = n
 		case roleExportDefault:
 			c.exportDefault = n
 		}
@@ -503,8 +525,18 @@ func (x *extractor) add(c *matchCaps) {
 	if c.spec != nil {
 		x.addImport(c)
 	}
-	if c.target != nil && (c.callNode != nil || c.newNode != nil) {
+	if (c.target != nil || c.callValue != nil) && (c.callNode != nil || c.newNode != nil) {
 		x.addCall(c)
+	}
+	if c.argCallee != nil && c.argValue != nil {
+		a := argCand{callee: *c.argCallee, value: *c.argValue}
+		if c.argList != nil {
+			a.listStart, a.hasList = c.argList.start, true
+		}
+		if c.argKw != nil {
+			a.kw = x.text(c.argKw)
+		}
+		x.argCands = append(x.argCands, a)
 	}
 	if c.bindName != nil && (c.bindType != nil || c.bindCall != nil || c.bindValue != nil) {
 		x.addBinding(c)
@@ -650,7 +682,14 @@ func (x *extractor) addCall(c *matchCaps) {
 	if c.newNode != nil {
 		node, isNew = c.newNode, true
 	}
-	name := strings.TrimSpace(x.text(c.target))
+	var name string
+	if c.target != nil {
+		name = strings.TrimSpace(x.text(c.target))
+	} else {
+		// A value called: f()(x), table[k](x), obj(x) where obj is
+		// an instance: a call of the value's __call__.
+		name, c.recv = "__call__", c.callValue
+	}
 	if name == "" || len(name) > 200 {
 		return
 	}
@@ -689,11 +728,20 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if b.Name == "_" {
 		return
 	}
+	if c.elems {
+		b.Name += "[]" // what the container holds
+	}
+	if c.yield {
+		b.Name = "yield[]" // in the generator's scope: what a call of it holds
+	}
 	switch {
 	case c.bindType != nil:
 		b.Type = NormType(x.text(c.bindType))
 	case c.bindValue != nil:
 		v := strings.Join(strings.Fields(x.text(c.bindValue)), "")
+		if c.iter {
+			v += "[]" // an element of v
+		}
 		if len(v) > 120 || v == b.Name {
 			return
 		}
@@ -783,6 +831,7 @@ func (x *extractor) finish() {
 	}
 	x.addRefs()
 	x.addInsts()
+	x.addArgFlows()
 	x.attribute()
 	x.filterRefs()
 }

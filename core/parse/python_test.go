@@ -35,7 +35,7 @@ if __name__ == "__main__":
 		"def class Outer L8-18 bases=Base,mixins.Mixin decorators=decorator,app.route",
 		"def class Outer.Inner L11-18",
 		"def func Outer.Inner.method L12-18 result=int",
-		"def func Outer.Inner.method.local L16-17",
+		"def func Outer.Inner.method.local L16-17 result==helper(x).go()", // what its body returns
 		"def func f L20-20",
 		"import spec=os.path alias=osp L1",
 		"import spec=sys L1",

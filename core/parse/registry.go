@@ -64,6 +64,14 @@ const (
 	roleIgnore        // helper captures used only by predicates (names starting with "_")
 	roleInstType      // a type a value is made of here (T{}, new(T), (*T)(x), var x T)
 	roleInstCall      // a call that may convert to a type (T(x)): kept when T is a type of the file
+	roleCallValue     // the called expression when it is not a name (f()(x), table[k](x))
+	roleBindElems     // a binding's name when its value's elements are bound (x = [f, g])
+	roleBindIter      // a binding's value whose elements it takes (for x in xs)
+	roleBindYield     // a yield statement: its value is an element of the generator's result
+	roleArgCallee     // the callee of a call passing a function value
+	roleArgList       // that call's argument list
+	roleArgValue      // the argument (a name)
+	roleArgKeyword    // the keyword it is passed under
 )
 
 var roleNames = map[string]role{
@@ -80,6 +88,14 @@ var roleNames = map[string]role{
 	"cc.value.ref":        roleValueRef,
 	"cc.inst.type":        roleInstType,
 	"cc.inst.call":        roleInstCall,
+	"cc.call.value":       roleCallValue,
+	"cc.bind.elems":       roleBindElems,
+	"cc.bind.iter":        roleBindIter,
+	"cc.bind.yield":       roleBindYield,
+	"cc.arg.callee":       roleArgCallee,
+	"cc.arg.list":         roleArgList,
+	"cc.arg.value":        roleArgValue,
+	"cc.arg.keyword":      roleArgKeyword,
 	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,
 	"cc.def.decorator":    roleDecorator,

@@ -3,6 +3,7 @@ package parse
 import (
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -194,4 +195,105 @@ func (x *extractor) addInsts() {
 			pos:  c.n.start,
 		})
 	}
+}
+
+// argCand is a name passed as an argument: to the call whose callee is
+// callee, in the argument list list (its position counted there) or under
+// keyword kw; with neither, the name is a decorated definition (the
+// decorator's first argument).
+type argCand struct {
+	callee, value cnode
+	listStart     uint32 // where the argument list starts (hasList)
+	hasList       bool
+	kw            string
+}
+
+// addArgFlows records the functions and classes passed as arguments as
+// bindings of the callee's parameters: `apply(square, 2)` binds
+// "apply()#0" to square, `run(callback=notify)` binds "run()#=callback",
+// a method call `obj.m(f)` binds ".m()#0", and `@retry def fetch` binds
+// "retry()#0" to fetch. The resolver reads them when a parameter is
+// called inside the callee (`def apply(func, *a): func(*a)`). Only names
+// that may be functions or classes are kept (defined in this file or
+// imported), as for references.
+func (x *extractor) addArgFlows() {
+	if len(x.argCands) == 0 {
+		return
+	}
+	names := map[string]bool{}
+	for _, d := range x.f.Defs {
+		names[d.Name] = true
+	}
+	for _, im := range x.f.Imports {
+		if im.Alias != "" {
+			names[im.Alias] = true
+		}
+		if im.Name != "" {
+			names[im.Name] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range x.argCands {
+		value := strings.Join(strings.Fields(x.text(&a.value)), "")
+		last := value
+		if i := strings.LastIndexByte(value, '.'); i >= 0 {
+			last = value[i+1:]
+		}
+		if !names[last] || len(value) > 120 {
+			continue
+		}
+		callee := strings.Join(strings.Fields(x.text(&a.callee)), "")
+		prefix := ""
+		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
+			callee, prefix = callee[i+1:], "."
+		}
+		if callee == "" || strings.ContainsAny(callee, "()[]{}\"' ") {
+			continue
+		}
+		slot := "0"
+		switch {
+		case a.kw != "":
+			slot = "=" + a.kw
+		case a.hasList && a.listStart < a.value.start:
+			slot = strconv.Itoa(argIndex(x.src[a.listStart:a.value.start]))
+		}
+		name := prefix + callee + "()#" + slot
+		key := name + "\x00" + value + "\x00" + strconv.Itoa(int(a.callee.start))
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		x.binds = append(x.binds, bindBuild{
+			Binding: facts.Binding{Name: x.in(name), FromExpr: x.in(value), Line: a.value.line()},
+			pos:     a.callee.start,
+		})
+	}
+}
+
+// argIndex counts the arguments before the end of head, the text of an
+// argument list from its opening bracket: the top-level commas, outside
+// nested brackets and string literals.
+func argIndex(head []byte) int {
+	n, depth := 0, 0
+	var quote byte
+	for i := 1; i < len(head); i++ {
+		ch := head[i]
+		switch {
+		case quote != 0:
+			if ch == '\\' {
+				i++
+			} else if ch == quote {
+				quote = 0
+			}
+		case ch == '"' || ch == '\'':
+			quote = ch
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case ch == ')' || ch == ']' || ch == '}':
+			depth--
+		case ch == ',' && depth == 0:
+			n++
+		}
+	}
+	return n
 }

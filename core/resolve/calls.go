@@ -113,6 +113,12 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 			if ref, conf, ok := c.callValue(t); ok {
 				return ref, conf
 			}
+			if t.instance && t.cls.valid() && c.fi.f.Lang == "python" {
+				// An instance called: app(environ) runs its __call__.
+				if m, ok := c.methodOf(t, "__call__", 0); ok && m.isFunc() {
+					return m, graph.Inferred
+				}
+			}
 		}
 		ref, conf := c.callable(call.Caller, name, 0)
 		switch {
@@ -122,6 +128,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		case ref.isClass():
 			return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
 		case ref.isFunc():
+			if inner, ok := c.decorated(ref); ok {
+				return inner, graph.Inferred
+			}
 			return ref, conf
 		}
 		return defRef{}, 0
@@ -169,6 +178,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	case t.known():
 		if c.fi.f.Lang == "ruby" && name == "new" && !t.instance {
 			return c.construct(t)
+		}
+		if name == "__call__" && t.fn.valid() {
+			return t.fn, graph.Inferred // f()(x): the function f returns
 		}
 		if m, ok := c.methodOf(t, name, 0); ok {
 			if t.cls.valid() && !t.instance && m.isClass() {
@@ -1109,7 +1121,13 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 			// deep stay within maxDepth, and a self-referring result
 			// still ends.
 			t := c.in(target.fi).typeOf(target.idx, expr, depth)
-			if !t.known() || t.fn.valid() || t.module != nil {
+			if t.fn.valid() {
+				// A factory of functions: get_handler() returns
+				// handle_default; calling the result calls it.
+				t.conf = graph.Inferred
+				return t
+			}
+			if !t.known() || t.module != nil {
 				return typ{}
 			}
 			t.instance, t.conf = true, graph.Inferred
@@ -1140,7 +1158,7 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		head := strings.TrimSpace(strings.TrimPrefix(expr[:i], "new "))
 		if closing(expr, i) == len(expr)-1 && head != "" && !strings.ContainsAny(head, "()[]{} \"'") {
 			b := facts.Binding{Name: "", FromCall: head, Scope: scope}
-			if t := c.bindingType(&b, depth+1); t.known() && !t.fn.valid() {
+			if t := c.bindingType(&b, depth+1); t.known() {
 				return t
 			}
 		}

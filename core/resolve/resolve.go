@@ -150,7 +150,10 @@ type fileInfo struct {
 	top      map[string][]int // top-level definitions (not owned methods) by name
 	children [][]int          // def → child defs
 	scopes   map[int][]int    // def (or -1) → bindings declared in it
-	owners   map[string]bool  // the owners named by methods defined outside them (Foo.prototype.m, app.m)
+	// argFlows lists, by key ("apply()#0", ".m()#=cb"), the bindings of
+	// the functions passed as arguments (Python; see flow.go).
+	argFlows map[string][]int
+	owners   map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
 	lang     *langSpec
 
 	// mention: the names resolving this file may look up (see mentions).
@@ -271,6 +274,12 @@ func (fi *fileInfo) reset(f *facts.File) {
 	}
 	for i, b := range f.Bindings {
 		fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
+		if strings.Contains(b.Name, "()#") {
+			if fi.argFlows == nil {
+				fi.argFlows = map[string][]int{}
+			}
+			fi.argFlows[b.Name] = append(fi.argFlows[b.Name], i)
+		}
 	}
 }
 
@@ -523,6 +532,20 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 			typ = graph.Ref
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: typ, Confidence: conf, Line: call.Line})
+	}
+	// Value flow: the further functions a call may run (both arms of a
+	// conditional, a table's entries, what call sites pass a parameter).
+	if fi.f.Lang == "python" {
+		for i := range f.Calls {
+			call := &f.Calls[i]
+			from := f.Path
+			if call.Caller >= 0 {
+				from = fi.ids[call.Caller]
+			}
+			for _, to := range c.flowTargets(call) {
+				out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
+			}
+		}
 	}
 	out = append(out, c.callbackEdges()...)
 	// Qualified references (pkg.T in a type, pkg.Var) mark the files of an

@@ -1,0 +1,265 @@
+package resolve
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+// Python value flow, within a file: the functions and classes a called
+// name may hold beyond the one the call binds to. A name may be bound
+// several times (both arms of a conditional, tuple unpacking in branches),
+// a container's elements are bound as name[] (x = [f, g]; a loop
+// variable over it takes them), and a parameter holds what the call sites
+// of its function pass (bindings "apply()#0" and "run()#=callback" made by
+// the extractor; a decorator passes the function it decorates). Edges
+// found this way are inferred.
+
+// maxFlow bounds the values one call may reach this way.
+const maxFlow = 16
+
+// flowTargets returns the functions a Python call may run through value
+// flow (constructors for classes), beyond what resolveCall binds.
+func (c *callCtx) flowTargets(call *facts.Call) []defRef {
+	if call.Ref || call.New {
+		return nil
+	}
+	var vals []typ
+	switch {
+	case call.Recv == "":
+		vals = c.valuesOf(call.Caller, call.Name, 0)
+	case call.Name == "__call__":
+		if head, ok := elementOf(call.Recv); ok {
+			vals = c.valuesOf(call.Caller, head+"[]", 0)
+		}
+	default:
+		return nil
+	}
+	var out []defRef
+	seen := map[defRef]bool{}
+	for _, t := range vals {
+		ref, _, ok := c.callValue(t)
+		if !ok || seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		out = append(out, ref)
+		if len(out) == maxFlow {
+			break
+		}
+	}
+	return out
+}
+
+// elementOf reports whether expr is an element of a named container
+// (table[k], self.handlers[name]) and returns the container's name.
+func elementOf(expr string) (string, bool) {
+	i := strings.IndexByte(expr, '[')
+	if i <= 0 || !strings.HasSuffix(expr, "]") || closing(expr, i) != len(expr)-1 {
+		return "", false
+	}
+	head := expr[:i]
+	if strings.ContainsAny(head, "()[]{} \"'") {
+		return "", false
+	}
+	return head, true
+}
+
+// valuesOf returns what name may hold, seen from scope: every binding of
+// it in the innermost scope that binds it, followed through names and
+// containers, or, for a parameter, what the call sites pass.
+func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
+	if depth > maxDepth {
+		return nil
+	}
+	fi := c.fi
+	defs := fi.f.Defs
+	for s := scope; ; s = defs[s].Parent {
+		if s >= 0 && defs[s].Kind == facts.Class && s != scope {
+			if s = defs[s].Parent; s < 0 {
+				s = -1
+			}
+		}
+		var out []typ
+		found := false
+		for _, bi := range fi.scopes[s] {
+			b := &fi.f.Bindings[bi]
+			if b.Name != name {
+				continue
+			}
+			found = true
+			out = append(out, c.bindingValues(b, depth+1)...)
+		}
+		if found {
+			return out
+		}
+		if s >= 0 && defs[s].Kind == facts.Func {
+			if pos, ok := paramPos(defs[s].Signature, name); ok {
+				return c.paramValues(s, pos, name, depth+1)
+			}
+		}
+		if s < 0 {
+			return nil
+		}
+	}
+}
+
+// bindingValues is what one binding may hold: the values of the name or
+// container it was assigned from, else its type.
+func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
+	if gen, ok := strings.CutSuffix(b.FromExpr, "()[]"); ok && !strings.ContainsAny(gen, ".()[]") {
+		// for f in gen(): what the generator function yields.
+		fn, _ := c.lookupName(c.fi, b.Scope, gen, false, depth+1)
+		if !fn.isFunc() || fn.fi != c.fi {
+			return nil
+		}
+		var out []typ
+		for _, bi := range c.fi.scopes[fn.idx] {
+			if y := &c.fi.f.Bindings[bi]; y.Name == "yield[]" {
+				out = append(out, c.bindingValues(y, depth+1)...)
+			}
+		}
+		return out
+	}
+	if e := b.FromExpr; e != "" && !strings.ContainsAny(e, ".()") {
+		if vs := c.valuesOf(b.Scope, e, depth); len(vs) > 0 {
+			return vs
+		}
+		if strings.HasSuffix(e, "[]") {
+			return nil
+		}
+	}
+	if t := c.bindingType(b, depth); t.known() {
+		if b.FromExpr == "" && !t.fn.valid() {
+			t.instance = true
+		}
+		return []typ{t}
+	}
+	return nil
+}
+
+// paramValues is what parameter name, at position pos of function fn,
+// may hold: the values the calls of fn in this file pass for it, by
+// position or by keyword (a method's calls through an instance pass
+// self implicitly).
+func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
+	fi := c.fi
+	d := &fi.f.Defs[fn]
+	method := d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
+	var keys []string
+	switch {
+	case pos < 0:
+	case method:
+		if pos > 0 {
+			keys = append(keys, "."+d.Name+"()#"+strconv.Itoa(pos-1))
+		}
+	default:
+		keys = append(keys, d.Name+"()#"+strconv.Itoa(pos), "."+d.Name+"()#"+strconv.Itoa(pos))
+	}
+	keys = append(keys, d.Name+"()#="+name, "."+d.Name+"()#="+name)
+	var out []typ
+	for _, k := range keys {
+		for _, bi := range fi.argFlows[k] {
+			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth)...)
+			if len(out) >= maxFlow {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// paramPos returns the position of the plain parameter name in the first
+// parameter list of sig (`def apply(func, *args)`: func is 0); starred
+// and annotated parameters do not count as plain.
+func paramPos(sig, name string) (int, bool) {
+	if !strings.Contains(sig, name) {
+		return 0, false
+	}
+	open := strings.IndexByte(sig, '(')
+	if open < 0 {
+		return 0, false
+	}
+	end := closing(sig, open)
+	if end < 0 {
+		return 0, false
+	}
+	pos := 0
+	depth := 0
+	start := open + 1
+	kwOnly := false
+	for i := open + 1; i <= end; i++ {
+		switch ch := sig[i]; {
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case (ch == ')' || ch == ']' || ch == '}') && i < end:
+			depth--
+		case ch == ',' && depth == 0 || i == end:
+			item := strings.TrimSpace(sig[start:i])
+			if k := strings.IndexByte(item, '='); k >= 0 {
+				item = strings.TrimSpace(item[:k])
+			}
+			if item == name {
+				if kwOnly {
+					return -1, true // passed by keyword only
+				}
+				return pos, true
+			}
+			if strings.HasPrefix(item, "*") {
+				if strings.HasPrefix(item, "**") {
+					return 0, false
+				}
+				kwOnly = true // after *args or *: by keyword only
+			}
+			pos++
+			start = i + 1
+		}
+	}
+	return 0, false
+}
+
+// decorated returns the function a call of Python function ref runs when
+// its outermost decorator, a function of the same file, returns a
+// function defined inside it that does not present itself as the
+// decorated one (functools.wraps): `@logged def store()` binds store to
+// logged's inner, and calls of store run inner (which calls store
+// through its parameter).
+func (c *callCtx) decorated(ref defRef) (defRef, bool) {
+	d := ref.def()
+	if ref.fi.f.Lang != "python" || len(d.Decorators) == 0 || strings.Contains(d.Decorators[0], ".") {
+		return defRef{}, false
+	}
+	// A bare decorator (@logged, not @retry(3), whose result decorates)
+	// left a binding of its parameter to the function.
+	bare := false
+	for _, bi := range ref.fi.argFlows[d.Decorators[0]+"()#0"] {
+		if b := &ref.fi.f.Bindings[bi]; b.FromExpr == d.Name && b.Scope == d.Parent {
+			bare = true
+		}
+	}
+	if !bare {
+		return defRef{}, false
+	}
+	deco, _ := c.lookupName(ref.fi, d.Parent, d.Decorators[0], false, 0)
+	if !deco.isFunc() || deco == ref || deco.fi != ref.fi {
+		return defRef{}, false
+	}
+	expr, ok := strings.CutPrefix(deco.def().Result, "=")
+	if !ok {
+		return defRef{}, false
+	}
+	for _, k := range deco.fi.children[deco.idx] {
+		inner := &deco.fi.f.Defs[k]
+		if inner.Name != expr || inner.Kind != facts.Func {
+			continue
+		}
+		for _, dec := range inner.Decorators {
+			if dec == "wraps" || strings.HasSuffix(dec, ".wraps") {
+				return defRef{}, false // presents itself as the decorated function
+			}
+		}
+		return defRef{deco.fi, k}, true
+	}
+	return defRef{}, false
+}

@@ -335,6 +335,8 @@ type extractor struct {
 	instCands []instCand
 	// argCands are names passed as arguments (see addArgFlows).
 	argCands []argCand
+	// hasElems: some binding is of a container's elements (name[]).
+	hasElems bool
 	locals   []span            // names bound as variables or parameters
 	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
@@ -734,6 +736,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if c.yield {
 		b.Name = "yield[]" // in the generator's scope: what a call of it holds
 	}
+	x.hasElems = x.hasElems || c.elems || c.yield
 	switch {
 	case c.bindType != nil:
 		b.Type = NormType(x.text(c.bindType))

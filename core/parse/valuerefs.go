@@ -213,16 +213,20 @@ type argCand struct {
 // "apply()#0" to square, `run(callback=notify)` binds "run()#=callback",
 // a method call `obj.m(f)` binds ".m()#0", and `@retry def fetch` binds
 // "retry()#0" to fetch. The resolver reads them when a parameter is
-// called inside the callee (`def apply(func, *a): func(*a)`). Only names
-// that may be functions or classes are kept (defined in this file or
-// imported), as for references.
+// called inside the callee (`def apply(func, *a): func(*a)`), within the
+// file: only calls of this file's functions are kept, passing names that
+// may be functions or classes (defined in this file or imported).
 func (x *extractor) addArgFlows() {
-	if len(x.argCands) == 0 {
+	if len(x.argCands) == 0 && !x.hasElems {
 		return
 	}
 	names := map[string]bool{}
+	funcs := map[string]bool{} // the callees whose parameters the resolver reads: this file's
 	for _, d := range x.f.Defs {
 		names[d.Name] = true
+		if d.Kind == facts.Func {
+			funcs[d.Name] = true
+		}
 	}
 	for _, im := range x.f.Imports {
 		if im.Alias != "" {
@@ -231,6 +235,24 @@ func (x *extractor) addArgFlows() {
 		if im.Name != "" {
 			names[im.Name] = true
 		}
+	}
+	if x.hasElems {
+		// What containers hold and generators yield matters only when
+		// it may be a function or a class.
+		keep := x.binds[:0]
+		for _, b := range x.binds {
+			if strings.HasSuffix(b.Name, "[]") && !strings.HasSuffix(b.FromExpr, "[]") {
+				last := b.FromExpr
+				if i := strings.LastIndexByte(last, '.'); i >= 0 {
+					last = last[i+1:]
+				}
+				if !names[last] {
+					continue
+				}
+			}
+			keep = append(keep, b)
+		}
+		x.binds = keep
 	}
 	seen := map[string]bool{}
 	for _, a := range x.argCands {
@@ -247,8 +269,8 @@ func (x *extractor) addArgFlows() {
 		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 			callee, prefix = callee[i+1:], "."
 		}
-		if callee == "" || strings.ContainsAny(callee, "()[]{}\"' ") {
-			continue
+		if !funcs[callee] {
+			continue // resolved within the file only (see resolve/flow.go)
 		}
 		slot := "0"
 		switch {

@@ -80,6 +80,11 @@
 ; _dispatch[kind](x), Middleware()(environ)) is a call of its __call__
 (call function: [(call) (subscript)] @cc.call.value) @cc.call.node
 
+; raise C: the exception class is constructed
+(raise_statement . (identifier) @cc.call.target) @cc.call.node
+(raise_statement
+  . (attribute object: (_) @cc.call.receiver attribute: (identifier) @cc.call.target)) @cc.call.node
+
 ; what a function returns (a name, an attribute or a call, at the top of
 ; its body): the result of a call of it
 (function_definition

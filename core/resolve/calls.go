@@ -940,6 +940,10 @@ func (c *callCtx) member(cur typ, s string, depth int) typ {
 		if sub := c.submodule(cur.module, s); sub != nil {
 			return typ{module: sub, conf: cur.conf}
 		}
+		if ref.isFunc() {
+			// A module's function as a value: f = mod.func.
+			return typ{fn: ref, conf: min(conf, cur.conf)}
+		}
 		return typ{}
 	case cur.cls.valid() && !cur.instance:
 		for _, decl := range c.r.sameScope(cur.cls) {
@@ -951,7 +955,14 @@ func (c *callCtx) member(cur typ, s string, depth int) typ {
 		}
 		return typ{}
 	case cur.instance:
-		return c.fieldType(cur, s, depth+1)
+		t := c.fieldType(cur, s, depth+1)
+		if !t.known() && c.fi.f.Lang == "python" {
+			// A bound method as a value: m = obj.meth.
+			if m, ok := c.methodOf(cur, s, depth+1); ok && m.isFunc() {
+				return typ{fn: m, conf: graph.Inferred}
+			}
+		}
+		return t
 	}
 	return typ{}
 }

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -97,6 +98,11 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		if s >= 0 && defs[s].Kind == facts.Func {
 			if pos, ok := paramPos(defs[s].Signature, name); ok {
 				return c.paramValues(s, pos, name, depth+1)
+			}
+			if base, ok := strings.CutSuffix(name, "[]"); ok {
+				if pos, kind := starParam(defs[s].Signature, base); kind != 0 {
+					return c.starValues(s, pos, kind, depth+1)
+				}
 			}
 		}
 		if s < 0 {
@@ -262,4 +268,86 @@ func (c *callCtx) decorated(ref defRef) (defRef, bool) {
 		return defRef{deco.fi, k}, true
 	}
 	return defRef{}, false
+}
+
+// starParam finds *name (kind 1, at position pos) or **name (kind 2) in
+// the first parameter list of sig; kind 0 when there is neither.
+func starParam(sig, name string) (pos, kind int) {
+	open := strings.IndexByte(sig, '(')
+	if open < 0 || !strings.Contains(sig, "*"+name) {
+		return 0, 0
+	}
+	end := closing(sig, open)
+	if end < 0 {
+		return 0, 0
+	}
+	depth, start := 0, open+1
+	for i := open + 1; i <= end; i++ {
+		switch ch := sig[i]; {
+		case ch == '(' || ch == '[' || ch == '{':
+			depth++
+		case (ch == ')' || ch == ']' || ch == '}') && i < end:
+			depth--
+		case ch == ',' && depth == 0 || i == end:
+			item := strings.TrimSpace(sig[start:i])
+			if k := strings.IndexAny(item, ":="); k >= 0 {
+				item = strings.TrimSpace(item[:k])
+			}
+			switch item {
+			case "*" + name:
+				return pos, 1
+			case "**" + name:
+				return pos, 2
+			}
+			pos++
+			start = i + 1
+		}
+	}
+	return 0, 0
+}
+
+// starValues is what a function's *args (the positional arguments from
+// pos on) or **kwargs (the keyword arguments) may hold: what its call
+// sites in this file pass there.
+func (c *callCtx) starValues(fn, pos, kind, depth int) []typ {
+	fi := c.fi
+	d := &fi.f.Defs[fn]
+	method := d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
+	keys := make([]string, 0, len(fi.argFlows))
+	for key := range fi.argFlows {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys) // the same values in the same order every time
+	var out []typ
+	for _, key := range keys {
+		bis := fi.argFlows[key]
+		k := strings.TrimPrefix(key, ".")
+		rest, ok := strings.CutPrefix(k, d.Name+"()#")
+		if !ok {
+			continue
+		}
+		if kind == 2 {
+			if !strings.HasPrefix(rest, "=") {
+				continue
+			}
+		} else {
+			n, err := strconv.Atoi(rest)
+			if err != nil {
+				continue
+			}
+			if method && strings.HasPrefix(key, ".") {
+				n++ // self is passed implicitly
+			}
+			if n < pos {
+				continue
+			}
+		}
+		for _, bi := range bis {
+			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth)...)
+		}
+		if len(out) >= maxFlow {
+			break
+		}
+	}
+	return out
 }

@@ -107,6 +107,27 @@
   ] @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.value)
 
+; ---- value flow: a called value that is not a name (make()(x),
+; handlers[i](x)); both arms of a conditional; what an array holds and a
+; for-of loop takes; functions passed as arguments bind the callee's
+; parameters by position
+(call_expression function: [(call_expression) (subscript_expression)] @cc.call.value) @cc.call.node
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (ternary_expression consequence: [(identifier) (member_expression)] @cc.bind.value))
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (ternary_expression alternative: [(identifier) (member_expression)] @cc.bind.value))
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (array [(identifier) (member_expression)] @cc.bind.value))
+(for_in_statement
+  left: (identifier) @cc.bind.name
+  right: [(identifier) (member_expression)] @cc.bind.iter)
+(call_expression
+  function: [(identifier) (member_expression)] @cc.arg.callee
+  arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
+
 ; ---- function values: names in value positions (arguments, object and
 ; array elements, right-hand sides, returned values); the extractor keeps
 ; those that may name a function and the resolver makes reference edges

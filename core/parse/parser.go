@@ -698,6 +698,12 @@ func (x *extractor) addCall(c *matchCaps) {
 	call := facts.Call{Name: x.in(stripGenerics(name)), New: isNew, Line: node.line()}
 	if c.recv != nil {
 		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
+		if strings.HasPrefix(r, "new") && len(r) > 3 && bytes.HasPrefix(x.src[c.recv.start:c.recv.end], []byte("new")) {
+			// new X(...).m(): keep the keyword apart from the type.
+			if rest := x.src[c.recv.start+3 : c.recv.end]; len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n') {
+				r = "new " + r[3:]
+			}
+		}
 		// Optional chaining and non-null assertions do not change the type.
 		r = strings.TrimSuffix(strings.ReplaceAll(strings.ReplaceAll(r, "?.", "."), "!.", "."), "!")
 		if len(r) > 120 {

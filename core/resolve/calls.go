@@ -182,6 +182,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		if name == "__call__" && t.fn.valid() {
 			return t.fn, graph.Inferred // f()(x): the function f returns
 		}
+		if (name == "call" || name == "apply") && t.fn.valid() && family(c.fi.f.Lang) == "js" {
+			return t.fn, t.conf // f.call(thisArg, ...) runs f
+		}
 		if m, ok := c.methodOf(t, name, 0); ok {
 			if t.cls.valid() && !t.instance && m.isClass() {
 				return c.construct(typ{cls: m, name: name, ctx: m.fi, conf: t.conf})
@@ -198,7 +201,34 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		// A receiver bound to a module outside the workspace.
 		return defRef{}, 0
 	}
+	if ref, ok := c.objectMethod(call.Caller, recv, name); ok {
+		return ref, graph.Resolved
+	}
 	return c.nameMatch(name)
+}
+
+// objectMethod finds, for a JavaScript call obj.m() on a name no scope
+// types, the function m of an object literal bound to that name at the
+// top of the file (`const api = { get() {} }` makes api.get).
+func (c *callCtx) objectMethod(scope int, recv, name string) (defRef, bool) {
+	if family(c.fi.f.Lang) != "js" || strings.ContainsAny(recv, ".()[]{} \"'") || c.isParam(scope, recv) {
+		return defRef{}, false
+	}
+	q := recv + "." + name
+	for _, k := range c.fi.top[name] {
+		if d := &c.fi.f.Defs[k]; d.Qual == q && d.Kind == facts.Func {
+			return defRef{c.fi, k}, true
+		}
+	}
+	if !c.fi.owners[recv] {
+		return defRef{}, false
+	}
+	for k := range c.fi.f.Defs {
+		if d := &c.fi.f.Defs[k]; d.Qual == q && d.Kind == facts.Func && d.Parent < 0 {
+			return defRef{c.fi, k}, true
+		}
+	}
+	return defRef{}, false
 }
 
 // resolveRef binds a function named as a value (facts.Call.Ref) the way a
@@ -1110,6 +1140,9 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		target, _ = c.lookupName(c.fi, b.Scope, fn, false, depth+1)
 	} else {
 		rt := c.typeOf(b.Scope, recv, depth+1)
+		if fn == "bind" && rt.fn.valid() && family(c.fi.f.Lang) == "js" {
+			return rt // f.bind(thisArg): calling the result runs f
+		}
 		switch {
 		case rt.module != nil:
 			target, _ = c.inModule(rt.module, fn, depth+1)

@@ -8,7 +8,7 @@ import (
 	"github.com/ccd-dev/ccd/core/facts"
 )
 
-// Python value flow, within a file: the functions and classes a called
+// Value flow (Python, JavaScript/TypeScript), within a file: the functions and classes a called
 // name may hold beyond the one the call binds to. A name may be bound
 // several times (both arms of a conditional, tuple unpacking in branches),
 // a container's elements are bound as name[] (x = [f, g]; a loop
@@ -152,7 +152,8 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 	fi := c.fi
 	d := &fi.f.Defs[fn]
-	method := d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
+	// A Python method's calls through an instance pass self implicitly.
+	method := fi.f.Lang == "python" && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
 	var keys []string
 	switch {
 	case pos < 0:
@@ -312,7 +313,7 @@ func starParam(sig, name string) (pos, kind int) {
 func (c *callCtx) starValues(fn, pos, kind, depth int) []typ {
 	fi := c.fi
 	d := &fi.f.Defs[fn]
-	method := d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
+	method := fi.f.Lang == "python" && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
 	keys := make([]string, 0, len(fi.argFlows))
 	for key := range fi.argFlows {
 		keys = append(keys, key)

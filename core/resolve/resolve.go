@@ -535,7 +535,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 	}
 	// Value flow: the further functions a call may run (both arms of a
 	// conditional, a table's entries, what call sites pass a parameter).
-	if fi.f.Lang == "python" {
+	if fi.f.Lang == "python" || family(fi.f.Lang) == "js" {
 		for i := range f.Calls {
 			call := &f.Calls[i]
 			from := f.Path

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
-	"github.com/ccd-dev/ccd/core/graph"
 )
 
 // Value flow (Python, JavaScript/TypeScript), within a file: the functions and classes a called
@@ -26,9 +25,6 @@ const maxFlow = 16
 func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 	if call.Ref || call.New {
 		return nil
-	}
-	if c.fi.lang.isSelf(call.Recv) {
-		return c.overrides(call)
 	}
 	var vals []typ
 	switch {
@@ -355,50 +351,4 @@ func (c *callCtx) starValues(fn, pos, kind, depth int) []typ {
 		}
 	}
 	return out
-}
-
-// overrides returns, for self.m() / this.m() in a method of class C, the
-// methods m of this file's subclasses of C that override it: self may be
-// an instance of any of them (a template method calling its hooks).
-func (c *callCtx) overrides(call *facts.Call) []defRef {
-	cls, ok := c.enclosingClass(call.Caller)
-	if !ok || !cls.cls.valid() || cls.cls.fi != c.fi {
-		return nil
-	}
-	if m, ok := c.methodOf(cls, call.Name, 0); !ok || !m.isFunc() {
-		return nil
-	}
-	var out []defRef
-	defs := c.fi.f.Defs
-	for k := range defs {
-		if defs[k].Kind != facts.Class || k == cls.cls.idx || len(defs[k].Bases) == 0 {
-			continue
-		}
-		sub := typ{cls: defRef{c.fi, k}, name: defs[k].Name, ctx: c.fi, conf: graph.Resolved}
-		if !c.inherits(sub, cls.cls, 0) {
-			continue
-		}
-		for _, ch := range c.fi.children[k] {
-			if d := &defs[ch]; d.Kind == facts.Func && d.Name == call.Name {
-				out = append(out, defRef{c.fi, ch})
-			}
-		}
-		if len(out) >= maxFlow {
-			break
-		}
-	}
-	return out
-}
-
-// inherits reports whether class t derives from base, directly or not.
-func (c *callCtx) inherits(t typ, base defRef, depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
-	for _, b := range c.bases(t, depth+1) {
-		if b.cls == base || c.inherits(b, base, depth+1) {
-			return true
-		}
-	}
-	return false
 }

@@ -127,6 +127,9 @@
 (call_expression
   function: [(identifier) (member_expression)] @cc.arg.callee
   arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
+(new_expression
+  constructor: [(identifier) (member_expression)] @cc.arg.callee
+  arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
 
 ; ---- function values: names in value positions (arguments, object and
 ; array elements, right-hand sides, returned values); the extractor keeps

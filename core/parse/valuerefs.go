@@ -224,9 +224,7 @@ func (x *extractor) addArgFlows() {
 	funcs := map[string]bool{} // the callees whose parameters the resolver reads: this file's
 	for _, d := range x.f.Defs {
 		names[d.Name] = true
-		if d.Kind == facts.Func {
-			funcs[d.Name] = true
-		}
+		funcs[d.Name] = true // functions, and classes (their constructors)
 	}
 	for _, im := range x.f.Imports {
 		if im.Alias != "" {

@@ -28,6 +28,8 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 	}
 	var vals []typ
 	switch {
+	case c.fi.lang.isSelf(call.Recv):
+		vals = c.fieldValues(call.Caller, call.Recv, call.Name)
 	case call.Recv == "":
 		vals = c.valuesOf(call.Caller, call.Name, 0)
 	case call.Name == "__call__":
@@ -165,6 +167,14 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 		keys = append(keys, d.Name+"()#"+strconv.Itoa(pos), "."+d.Name+"()#"+strconv.Itoa(pos))
 	}
 	keys = append(keys, d.Name+"()#="+name, "."+d.Name+"()#="+name)
+	if method && (d.Name == "__init__" || d.Name == "__new__") && pos > 0 {
+		// A constructor's parameters: what calls of the class pass.
+		cls := fi.f.Defs[d.Parent].Name
+		keys = append(keys, cls+"()#"+strconv.Itoa(pos-1), cls+"()#="+name)
+	}
+	if d.Name == "constructor" && pos >= 0 && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class {
+		keys = append(keys, fi.f.Defs[d.Parent].Name+"()#"+strconv.Itoa(pos)) // new C(f)
+	}
 	var out []typ
 	for _, k := range keys {
 		for _, bi := range fi.argFlows[k] {
@@ -348,6 +358,28 @@ func (c *callCtx) starValues(fn, pos, kind, depth int) []typ {
 		}
 		if len(out) >= maxFlow {
 			break
+		}
+	}
+	return out
+}
+
+// fieldValues is what self.name may hold when a method of the enclosing
+// class (of this file) assigns it: `self.callback = callback` in __init__
+// holds what the calls of the class pass for callback.
+func (c *callCtx) fieldValues(scope int, self, name string) []typ {
+	cls, ok := c.enclosingClass(scope)
+	if !ok || !cls.cls.valid() || cls.cls.fi != c.fi {
+		return nil
+	}
+	if m, ok := c.methodOf(cls, name, 0); ok && m.isFunc() {
+		return nil // a method, not a field
+	}
+	var out []typ
+	for _, k := range c.fi.children[cls.cls.idx] {
+		for _, bi := range c.fi.scopes[k] {
+			if b := &c.fi.f.Bindings[bi]; b.Name == self+"."+name {
+				out = append(out, c.bindingValues(b, 1)...)
+			}
 		}
 	}
 	return out

@@ -17,6 +17,9 @@ type callCtx struct {
 	origin *fileInfo
 	// mros memoizes class linearizations while origin's calls resolve.
 	mros map[defRef]mroResult
+	// steps bounds the bindings one flowTargets call visits (nil: none
+	// running).
+	steps *int
 }
 
 type mroResult struct {

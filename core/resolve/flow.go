@@ -17,8 +17,13 @@ import (
 // the extractor; a decorator passes the function it decorates). Edges
 // found this way are inferred.
 
-// maxFlow bounds the values one call may reach this way.
-const maxFlow = 16
+// maxFlow bounds the values one call may reach this way, and flowSteps
+// the scopes and bindings one call's search visits (names bound many
+// times to names bound many times would otherwise multiply).
+const (
+	maxFlow   = 16
+	flowSteps = 256
+)
 
 // flowTargets returns the functions a Python call may run through value
 // flow (constructors for classes), beyond what resolveCall binds.
@@ -26,6 +31,9 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 	if call.Ref || call.New {
 		return nil
 	}
+	steps := flowSteps
+	c.steps = &steps
+	defer func() { c.steps = nil }()
 	var vals []typ
 	switch {
 	case c.fi.lang.isSelf(call.Recv):
@@ -76,6 +84,12 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 	if depth > maxDepth {
 		return nil
 	}
+	if c.steps != nil {
+		if *c.steps <= 0 {
+			return nil
+		}
+		*c.steps--
+	}
 	fi := c.fi
 	defs := fi.f.Defs
 	for s := scope; ; s = defs[s].Parent {
@@ -92,6 +106,9 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 				continue
 			}
 			found = true
+			if c.steps != nil {
+				*c.steps--
+			}
 			out = append(out, c.bindingValues(b, depth+1)...)
 		}
 		if found {

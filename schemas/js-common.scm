@@ -125,17 +125,17 @@
   left: (identifier) @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.iter)
 (call_expression
-  function: [(identifier) (member_expression)] @cc.arg.callee
+  function: (_) @cc.arg.callee
   arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
 (new_expression
-  constructor: [(identifier) (member_expression)] @cc.arg.callee
+  constructor: (_) @cc.arg.callee
   arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
 
 ; ---- function values: names in value positions (arguments, object and
 ; array elements, right-hand sides, returned values); the extractor keeps
 ; those that may name a function and the resolver makes reference edges
 ; (app.use(logger), {onClick: handleClick}, [validate, save])
-(arguments [(identifier) (member_expression)] @cc.value.ref)
+; (arguments: see the argument patterns above, which make references too)
 (pair value: [(identifier) (member_expression)] @cc.value.ref)
 (object (shorthand_property_identifier) @cc.value.ref)
 (array [(identifier) (member_expression)] @cc.value.ref)

@@ -150,10 +150,10 @@
 ; functions passed as arguments bind the callee's parameters, by position
 ; or keyword; a decorator gets the function it decorates
 (call
-  function: [(identifier) (attribute)] @cc.arg.callee
+  function: (_) @cc.arg.callee
   arguments: (argument_list [(identifier) (attribute)] @cc.arg.value) @cc.arg.list)
 (call
-  function: [(identifier) (attribute)] @cc.arg.callee
+  function: (_) @cc.arg.callee
   arguments: (argument_list
     (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute)] @cc.arg.value)))
 (decorated_definition
@@ -165,8 +165,7 @@
 ; values, right-hand sides, returned values, container elements); the
 ; extractor keeps those that may name a function and the resolver makes
 ; reference edges (sorted(xs, key=_safe_key), handlers = {'a': on_a})
-(argument_list [(identifier) (attribute)] @cc.value.ref)
-(keyword_argument value: [(identifier) (attribute)] @cc.value.ref)
+; (arguments: see the argument patterns above, which make references too)
 (assignment right: [(identifier) (attribute)] @cc.value.ref)
 (return_statement [(identifier) (attribute)] @cc.value.ref)
 (pair value: [(identifier) (attribute)] @cc.value.ref)

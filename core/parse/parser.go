@@ -531,6 +531,9 @@ func (x *extractor) add(c *matchCaps) {
 		x.addCall(c)
 	}
 	if c.argCallee != nil && c.argValue != nil {
+		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 {
+			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
+		}
 		a := argCand{callee: *c.argCallee, value: *c.argValue}
 		if c.argList != nil {
 			a.listStart, a.hasList = c.argList.start, true

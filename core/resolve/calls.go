@@ -20,6 +20,9 @@ type callCtx struct {
 	// steps bounds the bindings one flowTargets call visits (nil: none
 	// running).
 	steps *int
+	// results memoizes the types of undeclared results ("=expr") typed
+	// near the top of a lookup, while origin's calls resolve.
+	results map[defRef]typ
 }
 
 type mroResult struct {
@@ -32,7 +35,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 	if fi == c.fi {
 		return c
 	}
-	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros}
+	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros, results: c.results, steps: c.steps}
 }
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
@@ -1167,7 +1170,15 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 			// depth (typeOf counts its own): factory chains three
 			// deep stay within maxDepth, and a self-referring result
 			// still ends.
-			t := c.in(target.fi).typeOf(target.idx, expr, depth)
+			t, ok := c.results[target]
+			if !ok {
+				t = c.in(target.fi).typeOf(target.idx, expr, depth)
+				// Typed with most of the depth left: the same answer a
+				// later lookup would get. (Deeper ones may be cut short.)
+				if depth <= 2 && c.results != nil {
+					c.results[target] = t
+				}
+			}
 			if t.fn.valid() {
 				// A factory of functions: get_handler() returns
 				// handle_default; calling the result calls it.

@@ -28,7 +28,7 @@ const (
 // flowTargets returns the functions a Python call may run through value
 // flow (constructors for classes), beyond what resolveCall binds.
 func (c *callCtx) flowTargets(call *facts.Call) []defRef {
-	if call.Ref || call.New {
+	if call.Ref || call.New || !c.mayFlow(call) {
 		return nil
 	}
 	steps := flowSteps
@@ -61,6 +61,34 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 		}
 	}
 	return out
+}
+
+// mayFlow reports cheaply whether value flow can add anything to call:
+// the name it calls is bound in the file or is a parameter.
+func (c *callCtx) mayFlow(call *facts.Call) bool {
+	fi := c.fi
+	switch {
+	case fi.lang.isSelf(call.Recv):
+		return fi.bound[call.Recv+"."+call.Name]
+	case call.Recv == "":
+		return fi.bound[call.Name] || c.isParam(call.Caller, call.Name) || fi.f.Lang == "python" && c.inSignature(call.Caller, call.Name)
+	case call.Name == "__call__":
+		head, ok := elementOf(call.Recv)
+		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
+	}
+	return false
+}
+
+// inSignature reports whether name appears in the signature of the
+// function at scope or of one around it (a parameter, maybe annotated).
+func (c *callCtx) inSignature(scope int, name string) bool {
+	defs := c.fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		if defs[s].Kind == facts.Func && strings.Contains(defs[s].Signature, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // elementOf reports whether expr is an element of a named container

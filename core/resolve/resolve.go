@@ -153,6 +153,9 @@ type fileInfo struct {
 	// argFlows lists, by key ("apply()#0", ".m()#=cb"), the bindings of
 	// the functions passed as arguments (Python; see flow.go).
 	argFlows map[string][]int
+	// bound holds the names the file binds (Python, JavaScript): value
+	// flow looks further only for those.
+	bound map[string]bool
 	owners   map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
 	lang     *langSpec
 
@@ -272,8 +275,15 @@ func (fi *fileInfo) reset(f *facts.File) {
 			fi.owners[d.Owner] = true
 		}
 	}
+	flow := f.Lang == "python" || family(f.Lang) == "js"
+	if flow {
+		fi.bound = make(map[string]bool, len(f.Bindings))
+	}
 	for i, b := range f.Bindings {
 		fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
+		if flow {
+			fi.bound[b.Name] = true
+		}
 		if strings.Contains(b.Name, "()#") {
 			if fi.argFlows == nil {
 				fi.argFlows = map[string][]int{}
@@ -516,7 +526,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: fi.ids[i], Type: graph.Contains})
 	}
-	c := &callCtx{r: r, fi: fi, origin: fi, mros: map[defRef]mroResult{}}
+	c := &callCtx{r: r, fi: fi, origin: fi, mros: map[defRef]mroResult{}, results: map[defRef]typ{}}
 	for i := range f.Calls {
 		call := &f.Calls[i]
 		to, conf := c.resolveCall(call)

@@ -155,9 +155,9 @@ type fileInfo struct {
 	argFlows map[string][]int
 	// bound holds the names the file binds (Python, JavaScript): value
 	// flow looks further only for those.
-	bound map[string]bool
-	owners   map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
-	lang     *langSpec
+	bound  map[string]bool
+	owners map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
+	lang   *langSpec
 
 	// mention: the names resolving this file may look up (see mentions).
 	mention []uint64

@@ -224,7 +224,7 @@
 ; ---- instantiations: a value of a type is made here. The resolver makes
 ; reference edges to the type; the tests search then knows which
 ; implementations of an interface a test can reach (T{}, &T{}, new(T),
-; (*T)(x), var x T; T(x) only when T is a type of the file)
+; (*T)(x), var x T; a conversion T(x) is not told from a call here)
 (composite_literal type: [(type_identifier) (qualified_type)] @cc.inst.type)
 (composite_literal type: (generic_type type: [(type_identifier) (qualified_type)] @cc.inst.type))
 ((call_expression
@@ -234,7 +234,6 @@
 (call_expression
   function: (parenthesized_expression
     (unary_expression operand: [(identifier) (selector_expression)] @cc.inst.type)))
-(call_expression function: (identifier) @cc.inst.call)
 (var_spec type: [(type_identifier) (qualified_type)] @cc.inst.type)
 
 ; names bound as variables and parameters: a bare name among them in a

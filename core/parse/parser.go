@@ -332,7 +332,7 @@ type extractor struct {
 	docs     []span            // JSDoc comments with tags, in order
 	refCands []cnode           // names in value positions (see addRefs)
 	// instCands are types values are made of (see addInsts).
-	instCands []instCand
+	instCands []cnode
 	// argCands are names passed as arguments (see addArgFlows).
 	argCands []argCand
 	// hasElems: some binding is of a container's elements (name[]).
@@ -417,9 +417,9 @@ func (x *extractor) match(pattern int, caps []capture) {
 			if n.end-n.start <= 120 {
 				x.refCands = append(x.refCands, *n) // deduplicated in addRefs
 			}
-		case roleInstType, roleInstCall:
+		case roleInstType:
 			if n.end-n.start <= 120 {
-				x.instCands = append(x.instCands, instCand{*n, x.s.roles[cp.index] == roleInstCall})
+				x.instCands = append(x.instCands, *n)
 			}
 		case roleLocalName:
 			if n.end-n.start <= 64 {

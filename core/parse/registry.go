@@ -63,7 +63,6 @@ const (
 	roleExportDefault // the name a module exports as default
 	roleIgnore        // helper captures used only by predicates (names starting with "_")
 	roleInstType      // a type a value is made of here (T{}, new(T), (*T)(x), var x T)
-	roleInstCall      // a call that may convert to a type (T(x)): kept when T is a type of the file
 	roleCallValue     // the called expression when it is not a name (f()(x), table[k](x))
 	roleBindElems     // a binding's name when its value's elements are bound (x = [f, g])
 	roleBindIter      // a binding's value whose elements it takes (for x in xs)
@@ -87,7 +86,6 @@ var roleNames = map[string]role{
 	"cc.doc":              roleDoc,
 	"cc.value.ref":        roleValueRef,
 	"cc.inst.type":        roleInstType,
-	"cc.inst.call":        roleInstCall,
 	"cc.call.value":       roleCallValue,
 	"cc.bind.elems":       roleBindElems,
 	"cc.bind.iter":        roleBindIter,

@@ -140,14 +140,6 @@ func (x *extractor) dropShadowedRefs(encl func([]uint32, func(i, def int))) {
 	x.f.Calls = keep
 }
 
-// instCand is a type named where a value of it is made (Go: T{}, &T{},
-// new(T), (*T)(x), var x T), or, when call is set, a call T(x) that is a
-// conversion when T is a type.
-type instCand struct {
-	n    cnode
-	call bool
-}
-
 // goBuiltinTypes are the predeclared types: values made of them say
 // nothing about the workspace's types.
 var goBuiltinTypes = map[string]bool{
@@ -157,29 +149,24 @@ var goBuiltinTypes = map[string]bool{
 	"uint16": true, "uint32": true, "uint64": true, "uintptr": true,
 }
 
-// addInsts turns the types values are made of into instantiation facts
-// (Call with Ref and New set: the function makes a value of the type).
-// The tests search uses them to tell which implementations of an
-// interface a test can reach (a test that never makes a float32Value
-// never runs float32Value.String through the Value interface). A call
-// T(x) counts only when T is a type of this file; one fact per function
-// and type is enough.
+// addInsts turns the types values are made of (Go: T{}, &T{}, new(T),
+// (*T)(x), var x T) into instantiation facts (Call with Ref and New set:
+// the function makes a value of the type). The tests search uses them to
+// tell which implementations of an interface a test can reach (a test
+// that never makes a float32Value never runs float32Value.String through
+// the Value interface). Conversions T(x) look like calls here; the
+// resolver adds those.
 func (x *extractor) addInsts() {
 	if len(x.instCands) == 0 {
 		return
 	}
-	types := map[string]bool{}
-	for _, d := range x.f.Defs {
-		if d.Kind == facts.Class {
-			types[d.Name] = true
-		}
-	}
-	sort.Slice(x.instCands, func(i, j int) bool { return x.instCands[i].n.start < x.instCands[j].n.start })
-	for k, c := range x.instCands {
-		if k > 0 && x.instCands[k-1].n.start == c.n.start {
+	sort.Slice(x.instCands, func(i, j int) bool { return x.instCands[i].start < x.instCands[j].start })
+	for k := range x.instCands {
+		c := &x.instCands[k]
+		if k > 0 && x.instCands[k-1].start == c.start {
 			continue
 		}
-		text := strings.TrimLeft(strings.Join(strings.Fields(x.text(&c.n)), ""), "*")
+		text := strings.TrimLeft(strings.Join(strings.Fields(x.text(c)), ""), "*")
 		recv, name := "", text
 		if i := strings.LastIndexByte(text, '.'); i >= 0 {
 			recv, name = text[:i], text[i+1:]
@@ -187,12 +174,9 @@ func (x *extractor) addInsts() {
 		if name == "" || strings.ContainsAny(text, "()[]{}\"'") || recv == "" && goBuiltinTypes[name] {
 			continue
 		}
-		if c.call && (recv != "" || !types[name]) {
-			continue
-		}
 		x.callList = append(x.callList, callBuild{
-			Call: facts.Call{Name: x.in(name), Recv: x.in(recv), Ref: true, New: true, Line: c.n.line()},
-			pos:  c.n.start,
+			Call: facts.Call{Name: x.in(name), Recv: x.in(recv), Ref: true, New: true, Line: c.line()},
+			pos:  c.start,
 		})
 	}
 }

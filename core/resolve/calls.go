@@ -287,6 +287,26 @@ func (c *callCtx) resolveInst(call *facts.Call) (defRef, graph.Confidence) {
 	return t.cls, conf
 }
 
+// conversion reports whether a Go call T(x) that bound to nothing is a
+// conversion to a type of the workspace, and returns the type.
+func (c *callCtx) conversion(call *facts.Call) (defRef, bool) {
+	if c.fi.f.Lang != "go" || call.Recv != "" || call.Ref || call.New || goBuiltins[call.Name] {
+		return defRef{}, false
+	}
+	ref, _ := c.lookupName(c.fi, call.Caller, call.Name, false, 0)
+	if !ref.isClass() || strings.HasSuffix(ref.def().Signature, " interface") {
+		return defRef{}, false
+	}
+	return ref, true
+}
+
+// goBuiltins are Go's predeclared functions: calls of them convert nothing.
+var goBuiltins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
+	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true,
+}
+
 // isParam reports whether name is an unannotated parameter of the
 // function at scope or of a function around it (Python and JS/TS): such a
 // name is a value passed in, not the outer definition it shadows. It reads

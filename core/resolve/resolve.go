@@ -531,6 +531,15 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		call := &f.Calls[i]
 		to, conf := c.resolveCall(call)
 		if !to.valid() {
+			if t, ok := c.conversion(call); ok {
+				// Go T(x) runs no code of T but makes a T: an
+				// instantiation, as T{} is (see resolveInst).
+				from := f.Path
+				if call.Caller >= 0 {
+					from = fi.ids[call.Caller]
+				}
+				out = append(out, graph.EdgeSpec{From: from, To: t.id(), Type: graph.Ref, Confidence: graph.Resolved, Line: call.Line})
+			}
 			continue
 		}
 		from := f.Path

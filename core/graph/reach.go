@@ -68,6 +68,7 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 	for _, s := range g.Seeds(i) {
 		push(s, false, false, false, direct)
 	}
+	nseeds := len(queue)
 	r := TestReach{Complete: true}
 	for head := 0; head < len(queue); head++ {
 		if r.Visited >= budget {
@@ -116,7 +117,16 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 				push(int(e.from), it.dispatch, e.typ == Ref, it.value, it.via)
 			}
 		}
-		if ms := impls[it.n]; len(ms) > 0 {
+		ms := impls[it.n]
+		if head < nseeds {
+			// The node asked about: through interfaces with many
+			// implementations too (pflag's Value), each test checked by
+			// the values it makes. Deeper in the closure only narrow
+			// interfaces are followed: the wide ones would pull in most
+			// of a large tree for every query.
+			ms = append(ms[:len(ms):len(ms)], g.dispatch.wide[it.n]...)
+		}
+		if len(ms) > 0 {
 			via := it.via
 			if via == direct {
 				via = int32(g.dispatch.owner[it.n])
@@ -130,9 +140,14 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 	return r
 }
 
-// maxDispatch is the most implementations (outside test files) an
-// interface may have for its callers to count as reaching each of them.
-const maxDispatch = 64
+// narrowDispatch is the most implementations (outside test files) an
+// interface may have for the callers of its methods to count as reaching
+// each of them anywhere in a search; maxDispatch the most for the node
+// searched from itself (see TestsOf).
+const (
+	narrowDispatch = 4
+	maxDispatch    = 64
+)
 
 func countOutsideTests(g *Graph, types []int) int {
 	n := 0
@@ -148,7 +163,10 @@ func countOutsideTests(g *Graph, types []int) int {
 type dispatchIndex struct {
 	once sync.Once
 	m    map[int][]int
-	// owner maps each method in m to its concrete type.
+	// wide holds, likewise, the methods of interfaces with more than
+	// narrowDispatch implementations (up to maxDispatch).
+	wide map[int][]int
+	// owner maps each method in m and wide to its concrete type.
 	owner map[int]int
 }
 
@@ -160,6 +178,7 @@ type dispatchIndex struct {
 func (g *Graph) implements() map[int][]int {
 	g.dispatch.once.Do(func() {
 		g.dispatch.m = map[int][]int{}
+		g.dispatch.wide = map[int][]int{}
 		g.dispatch.owner = map[int]int{}
 		ifaceMethods := map[int]map[string]int{} // interface → method name → node
 		typeMethods := map[int]map[string]int{}  // concrete type → method name → node
@@ -223,20 +242,28 @@ func (g *Graph) implements() map[int][]int {
 			// An interface with many implementations (pflag's Value has
 			// dozens) says nothing about which one a call reaches: every
 			// test through it would be named for each of them.
-			if countOutsideTests(g, impls) > maxDispatch {
+			n := countOutsideTests(g, impls)
+			if n > maxDispatch {
 				continue
+			}
+			into := g.dispatch.m
+			if n > narrowDispatch {
+				into = g.dispatch.wide
 			}
 			for _, t := range impls {
 				ms := typeMethods[t]
 				for name, im := range ims {
 					m := ms[name]
-					g.dispatch.m[m] = append(g.dispatch.m[m], im)
+					into[m] = append(into[m], im)
 					g.dispatch.owner[m] = t
 				}
 			}
 		}
 		for m := range g.dispatch.m {
 			sort.Ints(g.dispatch.m[m])
+		}
+		for m := range g.dispatch.wide {
+			sort.Ints(g.dispatch.wide[m])
 		}
 	})
 	return g.dispatch.m

@@ -232,25 +232,46 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 	return out
 }
 
-// paramPos returns the position of the plain parameter name in the first
-// parameter list of sig (`def apply(func, *args)`: func is 0); starred
-// and annotated parameters do not count as plain.
+// paramPos returns the position of parameter name in the first parameter
+// list of sig (`def apply(func, *args)`: func is 0; annotated or with a
+// default alike), or -1 when it comes after *args or * and is passed by
+// keyword only; a starred name is not a plain parameter (see starParam).
 func paramPos(sig, name string) (int, bool) {
 	if !strings.Contains(sig, name) {
 		return 0, false
 	}
+	pos, found, kwOnly := 0, false, false
+	eachParam(sig, func(i int, item string) bool {
+		switch {
+		case item == name:
+			pos, found = i, true
+			if kwOnly {
+				pos = -1 // passed by keyword only
+			}
+			return false
+		case strings.HasPrefix(item, "**"):
+			return false
+		case strings.HasPrefix(item, "*"):
+			kwOnly = true // after *args or *: by keyword only
+		}
+		return true
+	})
+	return pos, found
+}
+
+// eachParam calls fn with the position and the name of each parameter in
+// the first bracketed list of sig (`x`, `*args` and `**kw` as written;
+// defaults and annotations cut), until fn returns false.
+func eachParam(sig string, fn func(pos int, item string) bool) {
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
-		return 0, false
+		return
 	}
 	end := closing(sig, open)
 	if end < 0 {
-		return 0, false
+		return
 	}
-	pos := 0
-	depth := 0
-	start := open + 1
-	kwOnly := false
+	pos, depth, start := 0, 0, open+1
 	for i := open + 1; i <= end; i++ {
 		switch ch := sig[i]; {
 		case ch == '(' || ch == '[' || ch == '{':
@@ -259,26 +280,16 @@ func paramPos(sig, name string) (int, bool) {
 			depth--
 		case ch == ',' && depth == 0 || i == end:
 			item := strings.TrimSpace(sig[start:i])
-			if k := strings.IndexByte(item, '='); k >= 0 {
+			if k := strings.IndexAny(item, ":="); k >= 0 {
 				item = strings.TrimSpace(item[:k])
 			}
-			if item == name {
-				if kwOnly {
-					return -1, true // passed by keyword only
-				}
-				return pos, true
-			}
-			if strings.HasPrefix(item, "*") {
-				if strings.HasPrefix(item, "**") {
-					return 0, false
-				}
-				kwOnly = true // after *args or *: by keyword only
+			if !fn(pos, item) {
+				return
 			}
 			pos++
 			start = i + 1
 		}
 	}
-	return 0, false
 }
 
 // decorated returns the function a call of Python function ref runs when
@@ -329,37 +340,19 @@ func (c *callCtx) decorated(ref defRef) (defRef, bool) {
 // starParam finds *name (kind 1, at position pos) or **name (kind 2) in
 // the first parameter list of sig; kind 0 when there is neither.
 func starParam(sig, name string) (pos, kind int) {
-	open := strings.IndexByte(sig, '(')
-	if open < 0 || !strings.Contains(sig, "*"+name) {
+	if !strings.Contains(sig, "*"+name) {
 		return 0, 0
 	}
-	end := closing(sig, open)
-	if end < 0 {
-		return 0, 0
-	}
-	depth, start := 0, open+1
-	for i := open + 1; i <= end; i++ {
-		switch ch := sig[i]; {
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case (ch == ')' || ch == ']' || ch == '}') && i < end:
-			depth--
-		case ch == ',' && depth == 0 || i == end:
-			item := strings.TrimSpace(sig[start:i])
-			if k := strings.IndexAny(item, ":="); k >= 0 {
-				item = strings.TrimSpace(item[:k])
-			}
-			switch item {
-			case "*" + name:
-				return pos, 1
-			case "**" + name:
-				return pos, 2
-			}
-			pos++
-			start = i + 1
+	eachParam(sig, func(i int, item string) bool {
+		switch item {
+		case "*" + name:
+			pos, kind = i, 1
+		case "**" + name:
+			pos, kind = i, 2
 		}
-	}
-	return 0, 0
+		return kind == 0
+	})
+	return pos, kind
 }
 
 // starValues is what a function's *args (the positional arguments from

@@ -101,6 +101,20 @@
   left: (pattern_list . (_) . (_) . (identifier) @cc.bind.name)
   right: (expression_list . (_) . (_) . [(identifier) (attribute)] @cc.bind.value))
 
+; functools.partial(f, ...) calls f: p = partial(f, 1)
+((assignment
+   left: (identifier) @cc.bind.name
+   right: (call
+     function: (attribute attribute: (identifier) @_partial)
+     arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value)))
+ (#eq? @_partial "partial"))
+((assignment
+   left: (identifier) @cc.bind.name
+   right: (call
+     function: (identifier) @_partial
+     arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value)))
+ (#eq? @_partial "partial"))
+
 ; both arms of a conditional: opener = gzip_open if gz else open
 (assignment
   left: (identifier) @cc.bind.name

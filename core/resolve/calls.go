@@ -330,31 +330,12 @@ func (c *callCtx) isParam(scope int, name string) bool {
 // bracketed group) has a parameter called name without a type annotation
 // (`name`, `name=1`, `*name`, `...name`; not `name: T`).
 func untypedParam(sig, name string) bool {
-	open := strings.IndexByte(sig, '(')
-	if open < 0 {
-		return false
-	}
-	depth := 0
-	start := open + 1
-	for i := open; i < len(sig); i++ {
-		switch sig[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return itemIs(sig[start:i], name)
-			}
-		case ',':
-			if depth == 1 {
-				if itemIs(sig[start:i], name) {
-					return true
-				}
-				start = i + 1
-			}
-		}
-	}
-	return false
+	found := false
+	eachParam(sig, func(_ int, item string) bool {
+		found = itemIs(item, name)
+		return !found
+	})
+	return found
 }
 
 // itemIs reports whether one parameter item names name, untyped.
@@ -1084,17 +1065,24 @@ func (c *callCtx) fieldType(t typ, s string, depth int) typ {
 	return typ{}
 }
 
+// skipClassBody returns scope s of a lookup from scope from, or the scope
+// around s when s is a class body around from: class bodies do not scope
+// their methods' variables.
+func skipClassBody(defs []facts.Def, s, from int) int {
+	if s >= 0 && defs[s].Kind == facts.Class && s != from {
+		if s = defs[s].Parent; s < 0 {
+			s = -1
+		}
+	}
+	return s
+}
+
 // localVar finds the innermost binding of name visible from scope.
 func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 	fi := c.fi
 	defs := fi.f.Defs
 	for s := scope; ; s = defs[s].Parent {
-		if s >= 0 && defs[s].Kind == facts.Class && s != scope {
-			// Class bodies do not scope their methods' variables.
-			if s = defs[s].Parent; s < 0 {
-				s = -1
-			}
-		}
+		s = skipClassBody(defs, s, scope)
 		var external typ
 		hasExternal := false
 		for _, bi := range fi.scopes[s] {

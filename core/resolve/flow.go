@@ -121,11 +121,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 	fi := c.fi
 	defs := fi.f.Defs
 	for s := scope; ; s = defs[s].Parent {
-		if s >= 0 && defs[s].Kind == facts.Class && s != scope {
-			if s = defs[s].Parent; s < 0 {
-				s = -1
-			}
-		}
+		s = skipClassBody(defs, s, scope)
 		var out []typ
 		found := false
 		for _, bi := range fi.scopes[s] {
@@ -242,6 +238,7 @@ func paramPos(sig, name string) (int, bool) {
 	}
 	pos, found, kwOnly := 0, false, false
 	eachParam(sig, func(i int, item string) bool {
+		item = paramName(item)
 		switch {
 		case item == name:
 			pos, found = i, true
@@ -259,9 +256,9 @@ func paramPos(sig, name string) (int, bool) {
 	return pos, found
 }
 
-// eachParam calls fn with the position and the name of each parameter in
-// the first bracketed list of sig (`x`, `*args` and `**kw` as written;
-// defaults and annotations cut), until fn returns false.
+// eachParam calls fn with the position and the text of each parameter in
+// the first bracketed list of sig (`x`, `x: int = 1`, `*args`), until fn
+// returns false. paramName cuts a text to the name.
 func eachParam(sig string, fn func(pos int, item string) bool) {
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
@@ -279,11 +276,7 @@ func eachParam(sig string, fn func(pos int, item string) bool) {
 		case (ch == ')' || ch == ']' || ch == '}') && i < end:
 			depth--
 		case ch == ',' && depth == 0 || i == end:
-			item := strings.TrimSpace(sig[start:i])
-			if k := strings.IndexAny(item, ":="); k >= 0 {
-				item = strings.TrimSpace(item[:k])
-			}
-			if !fn(pos, item) {
+			if !fn(pos, sig[start:i]) {
 				return
 			}
 			pos++
@@ -337,6 +330,14 @@ func (c *callCtx) decorated(ref defRef) (defRef, bool) {
 	return defRef{}, false
 }
 
+// paramName is a parameter's text without its annotation or default.
+func paramName(item string) string {
+	if k := strings.IndexAny(item, ":="); k >= 0 {
+		item = item[:k]
+	}
+	return strings.TrimSpace(item)
+}
+
 // starParam finds *name (kind 1, at position pos) or **name (kind 2) in
 // the first parameter list of sig; kind 0 when there is neither.
 func starParam(sig, name string) (pos, kind int) {
@@ -344,7 +345,7 @@ func starParam(sig, name string) (pos, kind int) {
 		return 0, 0
 	}
 	eachParam(sig, func(i int, item string) bool {
-		switch item {
+		switch paramName(item) {
 		case "*" + name:
 			pos, kind = i, 1
 		case "**" + name:

@@ -77,21 +77,34 @@
   ]
   (#not-any-of? @_obj "exports" "module")) @cc.def.func.node
 
+; ---- anonymous functions: callbacks, IIFEs, functions returned, stored or
+; passed (named fn@LINE:COL); one a pattern above binds to a name keeps
+; that name (the extractor drops the anonymous one with the same body)
+[
+  (arrow_function body: (_) @cc.def.body)
+  (function_expression body: (_) @cc.def.body)
+  (generator_function body: (_) @cc.def.body)
+] @cc.def.anon
+
+; (function () { ... })() and (() => ...)() call the function in place
+(call_expression
+  function: (parenthesized_expression [(function_expression) (arrow_function)] @cc.call.target)) @cc.call.node
+
 ; ---- what a function returns when it declares no result type: `return
 ; this` (chaining), `return new Option(...)` (factories), `return make()`,
 ; `return x`, from a return statement directly in its body (one in a nested
 ; block or callback is not the function's own answer for every path)
 ([
   (function_declaration body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
   (function_expression body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
   (method_definition body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
   (arrow_function body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
 ])
-(arrow_function body: [(new_expression) (call_expression)] @cc.def.returns @cc.def.returns.body)
+(arrow_function body: [(new_expression) (call_expression) (arrow_function) (function_expression)] @cc.def.returns @cc.def.returns.body)
 
 ; ---- values: const a = f / const mime = send.mime / this.cb = handler:
 ; the binding holds what the expression names (a function or class called
@@ -105,7 +118,7 @@
     (identifier)
     (member_expression object: (this) property: (property_identifier))
   ] @cc.bind.name
-  right: [(identifier) (member_expression)] @cc.bind.value)
+  right: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)
 
 ; ---- value flow: a called value that is not a name (make()(x),
 ; handlers[i](x)); both arms of a conditional; what an array holds and a
@@ -114,22 +127,22 @@
 (call_expression function: [(call_expression) (subscript_expression)] @cc.call.value) @cc.call.node
 (variable_declarator
   name: (identifier) @cc.bind.name
-  value: (ternary_expression consequence: [(identifier) (member_expression)] @cc.bind.value))
+  value: (ternary_expression consequence: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (variable_declarator
   name: (identifier) @cc.bind.name
-  value: (ternary_expression alternative: [(identifier) (member_expression)] @cc.bind.value))
+  value: (ternary_expression alternative: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (variable_declarator
   name: (identifier) @cc.bind.elems
-  value: (array [(identifier) (member_expression)] @cc.bind.value))
+  value: (array [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (for_in_statement
   left: (identifier) @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.iter)
 (call_expression
   function: (_) @cc.arg.callee
-  arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
+  arguments: (arguments [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)
 (new_expression
   constructor: (_) @cc.arg.callee
-  arguments: (arguments [(identifier) (member_expression)] @cc.arg.value) @cc.arg.list)
+  arguments: (arguments [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)
 
 ; ---- function values: names in value positions (arguments, object and
 ; array elements, right-hand sides, returned values); the extractor keeps

@@ -4,6 +4,11 @@
 // graph edges, and the store that persists it.
 package facts
 
+import (
+	"strconv"
+	"strings"
+)
+
 // DefKind tells what a definition is.
 type DefKind uint8
 
@@ -94,6 +99,28 @@ type Def struct {
 	// `test` for Rust's #[test]).
 	Decorators []string
 }
+
+// AnonName is the name of the nth anonymous function (a callback, an
+// arrow function, an IIFE) of the definition holding it, counted from 1
+// in source order: "fn@2". Its id (qualified by its holders) stays the
+// same when lines move. No identifier contains '@', so it names nothing
+// else.
+func AnonName(n int) string {
+	return "fn@" + strconv.Itoa(n)
+}
+
+// IsAnonName reports whether name is an AnonName.
+func IsAnonName(name string) bool {
+	return strings.HasPrefix(name, "fn@")
+}
+
+// Anonymous reports whether d is an anonymous function.
+func (d *Def) Anonymous() bool { return d.Kind == Func && IsAnonName(d.Name) }
+
+// CallbackRecv is the receiver of a Call that passes an anonymous function
+// (Name) to a callee outside the file: the callee is expected to call it,
+// where it is passed.
+const CallbackRecv = "=>"
 
 // Import is one imported module, or one name imported from a module.
 type Import struct {

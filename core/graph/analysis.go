@@ -61,6 +61,8 @@ func (g *Graph) Seeds(i int) []int {
 	seeds := []int{i}
 	if k := g.Nodes[i].Kind; k == Class || k == Module {
 		seeds = append(seeds, g.Descendants(i)...)
+	} else if k == Func {
+		seeds = append(seeds, g.closures(i)...) // its callbacks are its behaviour
 	}
 	return seeds
 }
@@ -83,9 +85,13 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 			if dir == In {
 				edges = g.In(n)
 			}
+			anon := dir == In && g.Nodes[n].Anonymous()
 			for _, ei := range edges {
 				e := g.edges.at(ei)
-				if !f.follows(e) {
+				// An anonymous function runs as part of the code that
+				// defines it: its definer reaches it (a JSX handler, a
+				// function stored where no edge sees it).
+				if !f.follows(e) && !(anon && e.typ == Contains) {
 					continue
 				}
 				m := int(e.to)
@@ -108,7 +114,7 @@ func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
 		}
 		return hits[a].Node < hits[b].Node
 	})
-	return hits
+	return g.namedHits(hits, seeds)
 }
 
 // Neighbor is one caller or callee of an impact target, aggregated.
@@ -164,6 +170,12 @@ func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
 				continue
 			}
 			site := e.From
+			if g.Nodes[m].Anonymous() {
+				// A callback's calls are its enclosing function's.
+				if m = g.Named(m); inTarget[m] {
+					continue
+				}
+			}
 			if aggregate {
 				m = g.enclosingClass(m)
 			}
@@ -629,6 +641,16 @@ func (g *Graph) BestAt(p string, from, to int) (int, bool) {
 			continue
 		}
 		cands = append(cands, i)
+	}
+	// An anonymous function is shown as the function that defines it.
+	named := cands[:0:0]
+	for _, c := range cands {
+		if !g.Nodes[c].Anonymous() {
+			named = append(named, c)
+		}
+	}
+	if len(named) > 0 {
+		cands = named
 	}
 	if len(cands) == 0 {
 		return -1, false

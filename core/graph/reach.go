@@ -115,6 +115,10 @@ func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
 			// that reach the place it is named reach it too.
 			if (e.typ == Call || e.typ == Ref) && e.conf >= f.MinConfidence {
 				push(int(e.from), it.dispatch, e.typ == Ref, it.value, it.via)
+			} else if e.typ == Contains && g.Nodes[it.n].Anonymous() {
+				// An anonymous function runs as part of the code that
+				// defines it (see Slice).
+				push(int(e.from), it.dispatch, false, it.value, it.via)
 			}
 		}
 		ms := impls[it.n]

@@ -362,6 +362,10 @@ func runEdits(t *testing.T, archive string, seed int64, steps int, c *corpus, mo
 				}
 				t.Fatalf("seed %d step %d: two clean builds differ:\n%s", seed, step, lineDiff(want, again.Graph.Text()))
 			}
+			if d := os.Getenv("CCD_EDIT_KEEP"); d != "" {
+				os.RemoveAll(d)
+				exec.Command("cp", "-r", dir, d).Run()
+			}
 			t.Fatalf("seed %d step %d (%v, %s, %+v): graph differs from a clean build:\n%s", seed, step, ops, how, st,
 				lineDiff(want, got))
 		}

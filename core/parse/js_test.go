@@ -436,14 +436,14 @@ export default class Page extends React.Component<PageProps> {
 		"call store.put L16 in Profile.save",
 		"call onSave L16 in Profile.save",
 		// components, on the line of their tag; callbacks inside attributes
-		// belong to the enclosing function
+		// are anonymous functions of the enclosing one
 		"call Card L18 in Profile",
 		"call UI.Button L19 in Profile",
-		"call save L19 in Profile",
+		"call save L19 in Profile.fn@1",
 		"call UI.Layout.Row L20 in Profile",
 		"call format L20 in Profile",
 		"call Dialog L22 in Profile",
-		"call setOpen L22 in Profile",
+		"call setOpen L22 in Profile.fn@2",
 		"call Profile L30 in Page.render",
 		"call this.api.save L33 in Page.handleSave",
 		"bind user type=User in Props",

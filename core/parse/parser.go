@@ -303,6 +303,7 @@ type defBuild struct {
 	bases      []string
 	decorators []string
 	scope      bool // a qualifying scope (Rust impl), not a definition
+	anon       bool // an anonymous function (see addAnons)
 	parent     int
 	qual       string
 }
@@ -337,6 +338,12 @@ type extractor struct {
 	argCands []argCand
 	// hasElems: some binding is of a container's elements (name[]).
 	hasElems bool
+	// anons are the anonymous functions (see addAnons); anonNames their
+	// final names by start, once finish has numbered them, and anonCount
+	// how many each definition (by index, -1: the module) has so far.
+	anons     []anonBuild
+	anonNames map[uint32]string
+	anonCount map[int]int
 	locals   []span            // names bound as variables or parameters
 	defNames map[uint32]bool   // where definitions' names start
 	names    map[string]string // the parser's intern table
@@ -381,6 +388,7 @@ type matchCaps struct {
 	// value flow (Python): a called value, element and iteration
 	// bindings, a function value passed as an argument
 	callValue, argCallee, argList, argValue, argKw *cnode
+	anon                                           *cnode
 	elems, iter, yield                             bool
 }
 
@@ -495,6 +503,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.argKw = n
 		case roleExportDefault:
 			c.exportDefault = n
+		case roleAnon:
+			c.anon = n
 		}
 	}
 	x.add(&c)
@@ -514,6 +524,10 @@ func (x *extractor) add(c *matchCaps) {
 			kind = k
 		}
 		x.addDef(kind, c.funcNode, c.funcName, c)
+	case c.anon != nil:
+		if c.body != nil {
+			x.anons = append(x.anons, anonBuild{node: *c.anon, body: c.body.start})
+		}
 	case c.scopeNode != nil && c.scopeName != nil:
 		sp := span{c.scopeNode.start, c.scopeNode.end}
 		if x.defs[sp] == nil {
@@ -531,7 +545,7 @@ func (x *extractor) add(c *matchCaps) {
 		x.addCall(c)
 	}
 	if c.argCallee != nil && c.argValue != nil {
-		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 {
+		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) {
 			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
 		}
 		a := argCand{callee: *c.argCallee, value: *c.argValue}
@@ -688,7 +702,9 @@ func (x *extractor) addCall(c *matchCaps) {
 		node, isNew = c.newNode, true
 	}
 	var name string
-	if c.target != nil {
+	if c.target != nil && x.isAnon(c.target) {
+		name = x.anonName(c.target) // (function () { ... })()
+	} else if c.target != nil {
 		name = strings.TrimSpace(x.text(c.target))
 	} else {
 		// A value called: f()(x), table[k](x), obj(x) where obj is
@@ -750,7 +766,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	case c.bindType != nil:
 		b.Type = NormType(x.text(c.bindType))
 	case c.bindValue != nil:
-		v := strings.Join(strings.Fields(x.text(c.bindValue)), "")
+		v := x.valueText(c.bindValue)
 		if c.iter {
 			v += "[]" // an element of v
 		}
@@ -779,6 +795,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 // finish orders definitions, links parents, qualifies names and attributes
 // calls and bindings to their innermost enclosing definition.
 func (x *extractor) finish() {
+	x.addAnons()
 	sort.Slice(x.order, func(i, j int) bool {
 		a, b := x.order[i], x.order[j]
 		if a.start != b.start {
@@ -800,7 +817,12 @@ func (x *extractor) finish() {
 		d.parent = -1
 		var quals []string
 		for _, o := range stack {
-			quals = append(quals, o.qualName())
+			// Anonymous functions qualify only anonymous ones: a
+			// name defined in a callback keeps an id that does not
+			// change with the callbacks around it.
+			if !o.anon || d.anon {
+				quals = append(quals, o.qualName())
+			}
 		}
 		for i := len(stack) - 1; i >= 0; i-- {
 			if !stack[i].scope {
@@ -816,6 +838,9 @@ func (x *extractor) finish() {
 		stack = append(stack, d)
 		if d.scope {
 			continue
+		}
+		if d.anon {
+			x.numberAnon(d)
 		}
 		q := d.name
 		if d.owner != "" {
@@ -841,6 +866,7 @@ func (x *extractor) finish() {
 			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
+	x.renameAnons()
 	x.addRefs()
 	x.addInsts()
 	x.addArgFlows()
@@ -853,7 +879,9 @@ func (x *extractor) finish() {
 // count). Bodies that return different things record nothing.
 func (x *extractor) addReturn(body uint32, expr *cnode) {
 	r := ""
-	if expr.end-expr.start <= 200 {
+	if x.isAnon(expr) {
+		r = x.anonName(expr) // return function () { ... }
+	} else if expr.end-expr.start <= 200 {
 		r = strings.Join(strings.Fields(x.text(expr)), " ")
 	}
 	if x.returns == nil {

@@ -71,6 +71,7 @@ const (
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
 	roleArgKeyword    // the keyword it is passed under
+	roleAnon          // an anonymous function (arrow, function expression, lambda)
 )
 
 var roleNames = map[string]role{
@@ -94,6 +95,7 @@ var roleNames = map[string]role{
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,
 	"cc.arg.keyword":      roleArgKeyword,
+	"cc.def.anon":         roleAnon,
 	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,
 	"cc.def.decorator":    roleDecorator,

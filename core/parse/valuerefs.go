@@ -58,7 +58,7 @@ func (x *extractor) addRefs() {
 		if k > 0 && x.refCands[k-1].start == n.start && x.refCands[k-1].end == n.end {
 			continue
 		}
-		text := strings.Join(strings.Fields(x.text(&n)), "")
+		text := x.valueText(&n)
 		recv, name := "", text
 		if i := strings.LastIndexByte(text, '.'); i >= 0 {
 			recv, name = text[:i], text[i+1:]
@@ -238,7 +238,7 @@ func (x *extractor) addArgFlows() {
 	}
 	seen := map[string]bool{}
 	for _, a := range x.argCands {
-		value := strings.Join(strings.Fields(x.text(&a.value)), "")
+		value := x.valueText(&a.value)
 		last := value
 		if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
@@ -250,6 +250,20 @@ func (x *extractor) addArgFlows() {
 		prefix := ""
 		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 			callee, prefix = callee[i+1:], "."
+		}
+		if key := "\x00anon" + strconv.Itoa(int(a.value.start)); x.isAnon(&a.value) && !seen[key] {
+			seen[key] = true
+			if !funcs[callee] {
+				// A callback handed outside the file: the callee calls it.
+				x.anonCallback(&a.value, a.callee.start)
+			} else {
+				// Passed to this file's callee, which binds it to a
+				// parameter (below); the place that passes it names it.
+				x.callList = append(x.callList, callBuild{
+					Call: facts.Call{Name: value, Ref: true, Line: a.value.line()},
+					pos:  a.callee.start,
+				})
+			}
 		}
 		if !funcs[callee] {
 			continue // resolved within the file only (see resolve/flow.go)

@@ -158,7 +158,7 @@ func (a *archDraw) moduleDistrict(i int, b rect) {
 func (a *archDraw) symbols(module int) []*graph.Node {
 	var out []*graph.Node
 	for _, i := range a.g.InFile(a.g.Nodes[module].Path) {
-		if n := a.g.Nodes[i]; n.Kind == graph.Class || n.Kind == graph.Func {
+		if n := a.g.Nodes[i]; n.Kind == graph.Class || n.Kind == graph.Func && !n.Anonymous() {
 			out = append(out, n)
 		}
 	}
@@ -180,7 +180,7 @@ func (a *archDraw) samples(module int) string {
 		switch {
 		case n.Kind == graph.Class:
 			classes = append(classes, n)
-		case n.Kind == graph.Func && !strings.Contains(n.Qual, ".") && n.Owner == "":
+		case n.Kind == graph.Func && !strings.Contains(n.Qual, ".") && n.Owner == "" && !n.Anonymous():
 			funcs = append(funcs, n)
 		}
 	}

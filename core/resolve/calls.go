@@ -69,6 +69,14 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	if call.Ref {
 		return c.resolveRef(call)
 	}
+	if call.Recv == facts.CallbackRecv {
+		// An anonymous function handed to a callee outside the file,
+		// which is expected to call it (arr.forEach(fn), it('...', fn)).
+		if ref, _ := c.callable(call.Caller, call.Name, 0); ref.isFunc() {
+			return ref, graph.Inferred
+		}
+		return defRef{}, 0
+	}
 	spec := c.fi.lang
 	name := call.Name
 	if call.New {
@@ -577,10 +585,8 @@ func (c *callCtx) inModuleName(files []*fileInfo, sym, kind, local string, depth
 			return ref, conf
 		}
 		for _, f := range files {
-			if len(f.top) == 1 {
-				for _, ks := range f.top {
-					return defRef{f, ks[0]}, graph.Inferred
-				}
+			if k, ok := f.onlyTop(); ok {
+				return defRef{f, k}, graph.Inferred
 			}
 		}
 		return defRef{}, 0
@@ -1273,4 +1279,20 @@ func closing(s string, open int) int {
 		}
 	}
 	return -1
+}
+
+// onlyTop returns the file's top-level definition when it has exactly one
+// name at top level (anonymous functions do not count).
+func (fi *fileInfo) onlyTop() (int, bool) {
+	found, n := -1, 0
+	for name, ks := range fi.top {
+		if facts.IsAnonName(name) {
+			continue
+		}
+		if n++; n > 1 {
+			return -1, false
+		}
+		found = ks[0]
+	}
+	return found, n == 1
 }

@@ -298,6 +298,8 @@ func (fi *fileInfo) reset(f *facts.File) {
 func defTable(f *facts.File, i int) (table int, key string) {
 	d := &f.Defs[i]
 	switch {
+	case d.Anonymous():
+		return tableNone, "" // found only from its own file's scopes
 	case d.Kind == facts.Class:
 		return tableClass, d.Name
 	case d.Owner != "":

@@ -91,9 +91,10 @@ func surfaceOf(f *facts.File) []surfEntry {
 		for _, b := range d.Bases {
 			e.refers = tokens(spec, e.refers, b)
 		}
-		hidden := d.Kind == facts.Func && d.Owner == "" && parentKind == facts.Func
+		hidden := d.Kind == facts.Func && d.Owner == "" && parentKind == facts.Func || d.Anonymous()
 		if hidden {
-			// A nested function is found only by lookups in this file's scopes.
+			// A nested function is found only by lookups in this file's
+			// scopes; so is an anonymous one, wherever it is.
 			e.local = []string{localKey(d.Name, parentQual)}
 		} else {
 			e.global = append(e.global, d.Name)
@@ -111,7 +112,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 		var only *facts.Def
 		names := map[string]bool{}
 		for i := range defs {
-			if d := &defs[i]; d.Parent < 0 && d.Owner == "" {
+			if d := &defs[i]; d.Parent < 0 && d.Owner == "" && !d.Anonymous() {
 				names[d.Name] = true
 				if only == nil {
 					only = d

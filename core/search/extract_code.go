@@ -20,6 +20,9 @@ func extractCode(content []byte, lang string, defs []facts.Def, li *lineIndex) [
 		if d.StartByte < 0 || d.EndByte > len(content) || d.StartByte >= d.EndByte {
 			continue
 		}
+		if d.Anonymous() {
+			continue // part of the text of the function that defines it
+		}
 		ok[i] = true
 		spans[i] = defSpan{d.StartByte, d.EndByte, attachComments(content, li, d.StartByte, lang)}
 	}
@@ -66,7 +69,13 @@ func extractCode(content []byte, lang string, defs []facts.Def, li *lineIndex) [
 		case d.Owner != "":
 			p.parent, p.pqual = d.Owner, d.Owner
 		case d.Parent >= 0 && d.Parent < len(defs):
-			p.parent, p.pqual = defs[d.Parent].Name, defs[d.Parent].Qual
+			par := d.Parent
+			for par >= 0 && par < len(defs) && defs[par].Anonymous() {
+				par = defs[par].Parent
+			}
+			if par >= 0 && par < len(defs) {
+				p.parent, p.pqual = defs[par].Name, defs[par].Qual
+			}
 		}
 		p.lineA, p.lineB = li.lineOf(p.start), li.lineOf(p.end-1)
 		// The body leaves out nested definitions, which have handles of

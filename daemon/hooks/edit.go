@@ -159,15 +159,17 @@ func touched(a, b *graph.Node, lc lineChanges) bool {
 	return lc.inNew(a.StartLine, a.EndLine) || lc.inOld(b.StartLine, b.EndLine)
 }
 
-// fileNodes maps the ids of the classes and functions of file rel to
-// their indexes.
+// fileNodes maps the ids of the classes and named functions of file rel
+// to their indexes.
 func fileNodes(g *graph.Graph, rel string) map[string]int {
 	m := map[string]int{}
 	if g == nil {
 		return m
 	}
 	for _, i := range g.InFile(rel) {
-		if g.Nodes[i].Kind != graph.Module {
+		// Anonymous functions are named by position: an edit is a
+		// change of the named function holding them, never of them.
+		if n := g.Nodes[i]; n.Kind != graph.Module && !n.Anonymous() {
 			m[g.Nodes[i].ID] = i
 		}
 	}

@@ -1,0 +1,136 @@
+package parse
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ccd-dev/ccd/core/facts"
+)
+
+// anonBuild is an anonymous function as captured: its node and where its
+// body starts (a function bound to a name is captured with the same body,
+// and is not anonymous).
+type anonBuild struct {
+	node cnode
+	body uint32
+}
+
+// anonTypes are the node types of anonymous functions.
+var anonTypes = map[string]bool{
+	"arrow_function":      true,
+	"function_expression": true,
+	"generator_function":  true,
+}
+
+// tmpAnon prefixes the name an anonymous function goes by until finish
+// numbers it: its start byte.
+const tmpAnon = "fn@@"
+
+// addAnons makes definitions of the anonymous functions no named pattern
+// claimed: callbacks, IIFEs, returned and stored functions. finish names
+// each facts.AnonName of its rank among its holder's (numberAnon); calls
+// in its body are its own, and the places that pass, store or return it
+// name it that way (valueText), so value flow reaches it like a named
+// function.
+func (x *extractor) addAnons() {
+	if len(x.anons) == 0 {
+		return
+	}
+	named := make(map[uint32]bool, len(x.order))
+	for _, d := range x.order {
+		if d.hasBody {
+			named[d.bodyStart] = true
+		}
+	}
+	for _, a := range x.anons {
+		sp := span{a.node.start, a.node.end}
+		if named[a.body] || x.defs[sp] != nil {
+			continue
+		}
+		named[a.body] = true
+		d := &defBuild{
+			kind: facts.Func, name: x.anonName(&a.node), start: sp.start, end: sp.end,
+			startLine: a.node.line(), endLine: a.node.endLine(),
+			bodyStart: a.body, hasBody: true, anon: true,
+		}
+		x.defs[sp] = d
+		x.order = append(x.order, d)
+	}
+}
+
+// numberAnon names anonymous definition d by its rank among the
+// anonymous functions of its holder (d.parent), in source order.
+func (x *extractor) numberAnon(d *defBuild) {
+	if x.anonNames == nil {
+		x.anonNames, x.anonCount = map[uint32]string{}, map[int]int{}
+	}
+	x.anonCount[d.parent]++
+	d.name = x.in(facts.AnonName(x.anonCount[d.parent]))
+	x.anonNames[d.start] = d.name
+}
+
+// renameAnons replaces the provisional names of anonymous functions in
+// what was gathered before finish numbered them: results (`return
+// function () {}`), bindings and calls (IIFEs).
+func (x *extractor) renameAnons() {
+	if len(x.anonNames) == 0 {
+		return
+	}
+	final := func(s string) string {
+		if !strings.HasPrefix(s, tmpAnon) {
+			return s
+		}
+		start, err := strconv.ParseUint(s[len(tmpAnon):], 10, 32)
+		if err != nil {
+			return s
+		}
+		if n, ok := x.anonNames[uint32(start)]; ok {
+			return n
+		}
+		return s
+	}
+	for i := range x.f.Defs {
+		if r := x.f.Defs[i].Result; strings.HasPrefix(r, "="+tmpAnon) {
+			x.f.Defs[i].Result = "=" + final(r[1:])
+		}
+	}
+	for i := range x.binds {
+		x.binds[i].FromExpr = final(x.binds[i].FromExpr)
+	}
+	for i := range x.callList {
+		x.callList[i].Name = final(x.callList[i].Name)
+	}
+}
+
+// anonName is the name of the anonymous function at n: its final name
+// once finish has numbered it, else a provisional one.
+func (x *extractor) anonName(n *cnode) string {
+	if name, ok := x.anonNames[n.start]; ok {
+		return name
+	}
+	return tmpAnon + strconv.FormatUint(uint64(n.start), 10)
+}
+
+// isAnon reports whether n is an anonymous function's node.
+func (x *extractor) isAnon(n *cnode) bool {
+	return int(n.sym) < len(x.s.symbols) && anonTypes[x.s.symbols[n.sym]]
+}
+
+// valueText is the text of an expression in a value position, whitespace
+// removed, with an anonymous function named as finish names it.
+func (x *extractor) valueText(n *cnode) string {
+	if x.isAnon(n) {
+		return x.anonName(n)
+	}
+	return strings.Join(strings.Fields(x.text(n)), "")
+}
+
+// anonCallback records an anonymous function passed to a callee outside
+// the file (arr.forEach(fn), new Promise(fn), it('...', fn)): the callee
+// is expected to call it, from the place it is passed.
+func (x *extractor) anonCallback(value *cnode, pos uint32) {
+	x.callList = append(x.callList, callBuild{
+		Call: facts.Call{Name: x.anonName(value), Recv: facts.CallbackRecv, Line: value.line()},
+		pos:  pos,
+	})
+}

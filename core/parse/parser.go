@@ -344,9 +344,9 @@ type extractor struct {
 	anons     []anonBuild
 	anonNames map[uint32]string
 	anonCount map[int]int
-	locals   []span            // names bound as variables or parameters
-	defNames map[uint32]bool   // where definitions' names start
-	names    map[string]string // the parser's intern table
+	locals    []span            // names bound as variables or parameters
+	defNames  map[uint32]bool   // where definitions' names start
+	names     map[string]string // the parser's intern table
 }
 
 // maxInterned bounds the intern table; past it, strings are kept as they are.

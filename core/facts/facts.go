@@ -117,9 +117,10 @@ func IsAnonName(name string) bool {
 // Anonymous reports whether d is an anonymous function.
 func (d *Def) Anonymous() bool { return d.Kind == Func && IsAnonName(d.Name) }
 
-// CallbackRecv is the receiver of a Call that passes an anonymous function
-// (Name) to a callee outside the file: the callee is expected to call it,
-// where it is passed.
+// CallbackRecv prefixes the receiver of a Call that passes an anonymous
+// function (Name) to a callee outside the file, followed by the callee as
+// written ("=>arr.forEach"): a callee outside the workspace is expected to
+// call it, where it is passed.
 const CallbackRecv = "=>"
 
 // Import is one imported module, or one name imported from a module.

@@ -127,10 +127,15 @@ func (x *extractor) valueText(n *cnode) string {
 
 // anonCallback records an anonymous function passed to a callee outside
 // the file (arr.forEach(fn), new Promise(fn), it('...', fn)): the callee
-// is expected to call it, from the place it is passed.
-func (x *extractor) anonCallback(value *cnode, pos uint32) {
+// is expected to call it, from the call that passes it (its line is the
+// callee's).
+func (x *extractor) anonCallback(value, callee *cnode) {
+	recv := facts.CallbackRecv
+	if t := strings.Join(strings.Fields(x.text(callee)), ""); len(t) <= 120 {
+		recv += t // the resolver tells a callee of the workspace from others
+	}
 	x.callList = append(x.callList, callBuild{
-		Call: facts.Call{Name: x.anonName(value), Recv: facts.CallbackRecv, Line: value.line()},
-		pos:  pos,
+		Call: facts.Call{Name: x.anonName(value), Recv: x.in(recv), Line: callee.line()},
+		pos:  callee.start,
 	})
 }

@@ -255,7 +255,7 @@ func (x *extractor) addArgFlows() {
 			seen[key] = true
 			if !funcs[callee] {
 				// A callback handed outside the file: the callee calls it.
-				x.anonCallback(&a.value, a.callee.start)
+				x.anonCallback(&a.value, &a.callee)
 			} else {
 				// Passed to this file's callee, which binds it to a
 				// parameter (below); the place that passes it names it.

@@ -69,13 +69,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	if call.Ref {
 		return c.resolveRef(call)
 	}
-	if call.Recv == facts.CallbackRecv {
-		// An anonymous function handed to a callee outside the file,
-		// which is expected to call it (arr.forEach(fn), it('...', fn)).
-		if ref, _ := c.callable(call.Caller, call.Name, 0); ref.isFunc() {
-			return ref, graph.Inferred
-		}
-		return defRef{}, 0
+	if strings.HasPrefix(call.Recv, facts.CallbackRecv) {
+		ref, conf, _ := c.resolveCallback(call)
+		return ref, conf
 	}
 	spec := c.fi.lang
 	name := call.Name
@@ -1295,4 +1291,27 @@ func (fi *fileInfo) onlyTop() (int, bool) {
 		found = ks[0]
 	}
 	return found, n == 1
+}
+
+// resolveCallback binds an anonymous function handed to a callee outside
+// its file (facts.CallbackRecv): a callee outside the workspace
+// (arr.forEach(fn), it('...', fn), new Promise(fn)) is expected to call
+// it, from where it is passed (an inferred call). A callee of another file
+// of the workspace calls it from there, which is not followed across
+// files: the passing place only names it (ref: a reference edge).
+func (c *callCtx) resolveCallback(call *facts.Call) (defRef, graph.Confidence, bool) {
+	ref, _ := c.callable(call.Caller, call.Name, 0)
+	if !ref.isFunc() {
+		return defRef{}, 0, false
+	}
+	callee := facts.Call{Name: call.Recv[len(facts.CallbackRecv):], Caller: call.Caller, Line: call.Line}
+	if i := strings.LastIndexByte(callee.Name, '.'); i > 0 {
+		callee.Recv, callee.Name = callee.Name[:i], callee.Name[i+1:]
+	}
+	if callee.Name != "" && !strings.ContainsAny(callee.Name, "()[]{}") {
+		if to, conf := c.resolveCall(&callee); to.valid() && conf > graph.NameMatch {
+			return ref, graph.Resolved, true
+		}
+	}
+	return ref, graph.Inferred, false
 }

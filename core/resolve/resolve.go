@@ -531,6 +531,16 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 	c := &callCtx{r: r, fi: fi, origin: fi, mros: map[defRef]mroResult{}, results: map[defRef]typ{}}
 	for i := range f.Calls {
 		call := &f.Calls[i]
+		if strings.HasPrefix(call.Recv, facts.CallbackRecv) {
+			if to, conf, ref := c.resolveCallback(call); to.valid() {
+				typ := graph.Call
+				if ref {
+					typ = graph.Ref
+				}
+				out = append(out, graph.EdgeSpec{From: fi.idOf(call.Caller), To: to.id(), Type: typ, Confidence: conf, Line: call.Line})
+			}
+			continue
+		}
 		to, conf := c.resolveCall(call)
 		if !to.valid() {
 			if t, ok := c.conversion(call); ok {
@@ -601,4 +611,12 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 	}
 	return out
+}
+
+// idOf is the id of definition i of the file, or the file's for -1.
+func (fi *fileInfo) idOf(i int) string {
+	if i < 0 {
+		return fi.f.Path
+	}
+	return fi.ids[i]
 }

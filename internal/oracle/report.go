@@ -243,7 +243,7 @@ func oracleCounts(lang string, oc map[string]int) string {
 	case "python":
 		return fmt.Sprintf("%d, %d, %d, %d (no name to resolve: %d)", oc["sites"], oc["resolved_in_root"], oc["resolved_outside"], oc["unresolved"], oc["unnamed_callee"])
 	case "javascript":
-		return fmt.Sprintf("%d, %d, %d, %d (anonymous callee: %d, not a function: %d)", oc["sites"], oc["resolved_in_root"], oc["resolved_outside"], oc["unknown"], oc["anonymous"], oc["not-a-function"])
+		return fmt.Sprintf("%d, %d, %d, %d (anonymous callee: %d, not a function: %d; callbacks: %d)", oc["sites"], oc["resolved_in_root"], oc["resolved_outside"], oc["unknown"], oc["anonymous"], oc["not-a-function"], oc["callbacks"])
 	}
 	return ""
 }

@@ -20,7 +20,10 @@
 // Conventions, the ones ccd's export uses: a function expression or arrow
 // function is named by what it is assigned to (a variable, a property, an
 // `a.b = function` assignment); one passed as an argument or called in
-// place is anonymous and left out (counted). `new C()` goes to the
+// place is anonymous and named by its own line (ccd's fn@N nodes start
+// there); an anonymous function passed to a callee outside ROOT, or one
+// the checker cannot resolve, is a "callback" edge from that call (an
+// extra kind: see internal/oracle/README.md). `new C()` goes to the
 // constructor the class declares or inherits, else to the class. An
 // overload signature is replaced by the implementation. Lines are 1-based;
 // an edge's line is where the call expression starts, alt the line of the
@@ -154,7 +157,9 @@ function main() {
       case ts.SyntaxKind.ArrowFunction:
       case ts.SyntaxKind.ClassExpression: {
         const n = named(decl, depth);
-        if (!n || !n.name) return 'anonymous';
+        // An anonymous function (an IIFE, a returned closure) is named
+        // by its own line, where ccd's fn@N node starts.
+        if (!n || !n.name) return { file: rel(sf.fileName), line: lineOf(decl), name: 'anonymous' };
         return { file: rel(sf.fileName), line: lineOf(n.at), name: n.name };
       }
       case ts.SyntaxKind.VariableDeclaration:
@@ -277,6 +282,25 @@ function main() {
           count('resolved_in_root');
         } else {
           count(t === 'outside' ? 'resolved_outside' : t);
+          if (t === 'outside' || t === 'unknown') {
+            // Callbacks: an anonymous function handed to a callee outside
+            // the package (or one the checker cannot resolve) is called
+            // by it, from this call (ccd's convention; an extra kind: it
+            // confirms ccd's edge, its absence is no miss).
+            for (let a of node.arguments || []) {
+              while (ts.isParenthesizedExpression(a)) a = a.expression;
+              if (!ts.isFunctionExpression(a) && !ts.isArrowFunction(a)) continue;
+              const e = { file: rel(f), line: lineOf(node), callee_file: rel(f), callee_line: lineOf(a), callee_name: 'anonymous', kind: 'callback' };
+              const nl = nameLine(node);
+              if (nl !== e.line) e.alt = [nl];
+              const k = `${e.file}:${e.line}>${e.callee_file}:${e.callee_line}`;
+              if (!seen.has(k)) {
+                seen.add(k);
+                edges.push(e);
+                count('callbacks');
+              }
+            }
+          }
           if (t === 'unknown' || t === 'not-a-function') {
             let callee = node.expression;
             while (ts.isParenthesizedExpression(callee)) callee = callee.expression;

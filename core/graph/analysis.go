@@ -61,8 +61,6 @@ func (g *Graph) Seeds(i int) []int {
 	seeds := []int{i}
 	if k := g.Nodes[i].Kind; k == Class || k == Module {
 		seeds = append(seeds, g.Descendants(i)...)
-	} else if k == Func {
-		seeds = append(seeds, g.closures(i)...) // its callbacks are its behaviour
 	}
 	return seeds
 }
@@ -71,7 +69,7 @@ func (g *Graph) Seeds(i int) []int {
 // first, at most depth hops away (depth <= 0 means unlimited). Seeds are
 // not included. Hits are ordered by depth, then by node id.
 func (g *Graph) Slice(i int, dir Direction, depth int, f Filter) []Hit {
-	seeds := g.Seeds(i)
+	seeds := g.seedsDir(i, dir)
 	seen := make(map[int]bool, len(seeds))
 	for _, s := range seeds {
 		seen[s] = true
@@ -143,7 +141,7 @@ type Site struct {
 // inside another class are aggregated to that class, as in an impact view;
 // calls within the target are left out.
 func (g *Graph) Neighbors(i int, dir Direction, f Filter) []Neighbor {
-	seeds := g.Seeds(i)
+	seeds := g.seedsDir(i, dir)
 	inTarget := make(map[int]bool, len(seeds))
 	for _, s := range seeds {
 		inTarget[s] = true

@@ -6,8 +6,8 @@ import "strings"
 // IIFEs) are nodes of their own, named fn@LINE:COL: calls in their bodies
 // are theirs, and value flow reaches them. People think of them as part
 // of the function that defines them, so the views aggregate them there:
-// a traversal from a function starts from its anonymous functions too
-// (Seeds), and callers, callees and slices name the enclosing named
+// a traversal to what a function calls starts from its anonymous
+// functions too (seedsDir), and callers, callees and slices name the enclosing named
 // function (or module) instead of the anonymous one (Named).
 
 // Anonymous reports whether n is an anonymous function.
@@ -27,6 +27,18 @@ func (g *Graph) Named(i int) int {
 		i = p
 	}
 	return i
+}
+
+// seedsDir is Seeds for a traversal in direction dir: what a function
+// calls includes what its anonymous functions call (they are its
+// behaviour); who calls it does not include who calls them (a callback
+// handed to retry() is called by retry, which does not call the function).
+func (g *Graph) seedsDir(i int, dir Direction) []int {
+	seeds := g.Seeds(i)
+	if dir == Out && g.Nodes[i].Kind == Func {
+		seeds = append(seeds, g.closures(i)...)
+	}
+	return seeds
 }
 
 // closures returns the anonymous functions defined in function i,

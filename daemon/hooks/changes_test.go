@@ -298,3 +298,42 @@ func TestSignatureCardSites(t *testing.T) {
 		})
 	}
 }
+
+// TestEditInCallback: anonymous functions are part of the named function
+// holding them. An edit inside a callback is a body change of that
+// function, and lines added above move callbacks without adding or
+// removing anything.
+func TestEditInCallback(t *testing.T) {
+	dir := t.TempDir()
+	src := "function render(x) { return x; }\n\nfunction routes(app) {\n  app.get('/', function (req, res) {\n    res.send(render(req));\n  });\n}\n\nmodule.exports = { routes };\n"
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x"}`), 0o644)
+	p := filepath.Join(dir, "app.js")
+	os.WriteFile(p, []byte(src), 0o644)
+	res, err := index.Build(dir, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &indexHost{root: dir, res: res}
+	edited := strings.Replace(src, "res.send(render(req));", "const b = req.body;\n    res.send(render(b));", 1)
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"edit in the callback", edited, []string{"body app.js::routes"}},
+		{"lines added above", "// a comment\n// another\n" + edited, nil},
+	} {
+		before := h.res.Graph
+		os.WriteFile(p, []byte(tc.src), 0o644)
+		_, after, err := h.Apply(context.Background(), dir, []string{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range diffFile(before, after, "app.js", lineChanges{}) {
+			got = append(got, c.what+" "+c.id)
+		}
+		if strings.Join(got, "; ") != strings.Join(tc.want, "; ") {
+			t.Errorf("%s: changes %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

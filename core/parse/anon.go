@@ -113,7 +113,7 @@ func (x *extractor) anonName(n *cnode) string {
 
 // isAnon reports whether n is an anonymous function's node.
 func (x *extractor) isAnon(n *cnode) bool {
-	return int(n.sym) < len(x.s.symbols) && anonTypes[x.s.symbols[n.sym]]
+	return int(n.sym) < len(x.s.anon) && x.s.anon[n.sym]
 }
 
 // valueText is the text of an expression in a value position, whitespace

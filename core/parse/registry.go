@@ -145,6 +145,7 @@ type schema struct {
 	preds      bool                // query has predicates that need FilterPredicates
 	predicates []patternPredicates // by pattern
 	symbols    []string            // node type names by symbol
+	anon       []bool              // anonymous function types by symbol (anonTypes)
 
 	once sync.Once
 	err  error
@@ -248,8 +249,10 @@ func (s *schema) compile() error {
 			s.preds = s.preds || len(p) > 0
 		}
 		s.symbols = make([]string, s.ts.SymbolCount())
+		s.anon = make([]bool, len(s.symbols))
 		for i := range s.symbols {
 			s.symbols[i] = s.ts.SymbolName(sitter.Symbol(i))
+			s.anon[i] = anonTypes[s.symbols[i]]
 		}
 	})
 	return s.err

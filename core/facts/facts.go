@@ -117,6 +117,12 @@ func IsAnonName(name string) bool {
 // Anonymous reports whether d is an anonymous function.
 func (d *Def) Anonymous() bool { return d.Kind == Func && IsAnonName(d.Name) }
 
+// IsCallSite reports whether c is a call written in the source, not a
+// function named as a value (Ref, instantiations included) or a callback
+// handed to a callee (CallbackRecv): only call sites have a callee a
+// language server can be asked about.
+func (c *Call) IsCallSite() bool { return !c.Ref && !strings.HasPrefix(c.Recv, CallbackRecv) }
+
 // CallbackRecv prefixes the receiver of a Call that passes an anonymous
 // function (Name) to a callee outside the file, followed by the callee as
 // written ("=>arr.forEach"): a callee outside the workspace is expected to

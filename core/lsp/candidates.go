@@ -90,7 +90,7 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 			if c.Caller >= 0 && c.Caller < len(defNode) {
 				caller = defNode[c.Caller]
 			}
-			if caller < 0 || c.Name == "" {
+			if caller < 0 || c.Name == "" || !c.IsCallSite() {
 				continue
 			}
 			cd := candidate{file: f, lang: lang, call: c, caller: caller, target: -1}

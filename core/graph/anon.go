@@ -1,9 +1,9 @@
 package graph
 
-import "strings"
+import "github.com/ccd-dev/ccd/core/facts"
 
 // Anonymous functions (JavaScript/TypeScript callbacks, arrow functions,
-// IIFEs) are nodes of their own, named fn@LINE:COL: calls in their bodies
+// IIFEs) are nodes of their own, named fn@N (facts.AnonName): calls in their bodies
 // are theirs, and value flow reaches them. People think of them as part
 // of the function that defines them, so the views aggregate them there:
 // a traversal to what a function calls starts from its anonymous
@@ -12,7 +12,7 @@ import "strings"
 
 // Anonymous reports whether n is an anonymous function.
 func (n *Node) Anonymous() bool {
-	return n.Kind == Func && strings.HasPrefix(n.Name, "fn@")
+	return n.Kind == Func && facts.IsAnonName(n.Name)
 }
 
 // Named returns node i, or for an anonymous function the nearest

@@ -125,17 +125,23 @@ func (x *extractor) valueText(n *cnode) string {
 	return strings.Join(strings.Fields(x.text(n)), "")
 }
 
-// anonCallback records an anonymous function passed to a callee outside
-// the file (arr.forEach(fn), new Promise(fn), it('...', fn)): the callee
-// is expected to call it, from the call that passes it (its line is the
-// callee's).
-func (x *extractor) anonCallback(value, callee *cnode) {
-	recv := facts.CallbackRecv
-	if t := strings.Join(strings.Fields(x.text(callee)), ""); len(t) <= 120 {
-		recv += t // the resolver tells a callee of the workspace from others
+// passAnon records an anonymous function passed as argument a. Passed to
+// a callee of this file (local), which binds it to a parameter (see
+// addArgFlows), the place that passes it names it: a reference. Passed to
+// a callee outside the file (arr.forEach(fn), new Promise(fn),
+// it('...', fn)), the callee is expected to call it, from the call that
+// passes it (on the callee's line): a callback fact, which the resolver
+// tells apart by the callee as written (facts.CallbackRecv).
+func (x *extractor) passAnon(a *argCand, local bool) {
+	call := facts.Call{Name: x.anonName(&a.value), Line: a.value.line()}
+	if local {
+		call.Ref = true
+	} else {
+		recv := facts.CallbackRecv
+		if t := strings.Join(strings.Fields(x.text(&a.callee)), ""); len(t) <= 120 {
+			recv += t
+		}
+		call.Recv, call.Line = x.in(recv), a.callee.line()
 	}
-	x.callList = append(x.callList, callBuild{
-		Call: facts.Call{Name: x.anonName(value), Recv: x.in(recv), Line: callee.line()},
-		pos:  callee.start,
-	})
+	x.callList = append(x.callList, callBuild{Call: call, pos: a.callee.start})
 }

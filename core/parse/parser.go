@@ -385,8 +385,8 @@ type matchCaps struct {
 	exportDefault, bindValue, refName, refRecv                    *cnode
 	star, field                                                   bool
 	kind                                                          string
-	// value flow (Python): a called value, element and iteration
-	// bindings, a function value passed as an argument
+	// value flow: a called value, element and iteration bindings, a
+	// function value passed as an argument, an anonymous function
 	callValue, argCallee, argList, argValue, argKw *cnode
 	anon                                           *cnode
 	elems, iter, yield                             bool

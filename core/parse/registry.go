@@ -71,7 +71,7 @@ const (
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
 	roleArgKeyword    // the keyword it is passed under
-	roleAnon          // an anonymous function (arrow, function expression, lambda)
+	roleAnon          // an anonymous function (arrow function, function expression)
 )
 
 var roleNames = map[string]role{

@@ -251,18 +251,10 @@ func (x *extractor) addArgFlows() {
 		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 			callee, prefix = callee[i+1:], "."
 		}
-		if key := "\x00anon" + strconv.Itoa(int(a.value.start)); x.isAnon(&a.value) && !seen[key] {
-			seen[key] = true
-			if !funcs[callee] {
-				// A callback handed outside the file: the callee calls it.
-				x.anonCallback(&a.value, &a.callee)
-			} else {
-				// Passed to this file's callee, which binds it to a
-				// parameter (below); the place that passes it names it.
-				x.callList = append(x.callList, callBuild{
-					Call: facts.Call{Name: value, Ref: true, Line: a.value.line()},
-					pos:  a.callee.start,
-				})
+		if x.isAnon(&a.value) {
+			if k := value + "\x00" + strconv.Itoa(int(a.value.start)); !seen[k] {
+				seen[k] = true
+				x.passAnon(&a, funcs[callee])
 			}
 		}
 		if !funcs[callee] {

@@ -151,7 +151,7 @@ type fileInfo struct {
 	children [][]int          // def → child defs
 	scopes   map[int][]int    // def (or -1) → bindings declared in it
 	// argFlows lists, by key ("apply()#0", ".m()#=cb"), the bindings of
-	// the functions passed as arguments (Python; see flow.go).
+	// the functions passed as arguments (Python, JavaScript; see flow.go).
 	argFlows map[string][]int
 	// bound holds the names the file binds (Python, JavaScript): value
 	// flow looks further only for those.

@@ -37,6 +37,17 @@ func mcpSession(t *testing.T, e *env, dir string) *sdk.ClientSession {
 }
 
 // call runs one canvas action and returns its text and decoded images.
+// initSession opens an MCP session on dir through the real shim and
+// initialises the workspace, failing the test when init fails.
+func initSession(t *testing.T, e *env, dir string) *sdk.ClientSession {
+	t.Helper()
+	cs := mcpSession(t, e, dir)
+	if text, _, isErr := call(t, cs, map[string]any{"action": "init"}); isErr {
+		t.Fatalf("init: %s", text)
+	}
+	return cs
+}
+
 func call(t *testing.T, cs *sdk.ClientSession, args map[string]any) (string, int, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -339,10 +350,7 @@ func TestRetrievalCLIAndHTTP(t *testing.T) {
 func TestMCPSurvivesDaemonRestart(t *testing.T) {
 	e := newEnv(t)
 	dir := fixture(t, "python")
-	cs := mcpSession(t, e, dir)
-	if text, _, isErr := call(t, cs, map[string]any{"action": "init"}); isErr {
-		t.Fatalf("init: %s", text)
-	}
+	cs := initSession(t, e, dir)
 	old := e.daemons()
 	if r := e.run(bins.ccd, nil, "stop"); r.code != 0 {
 		t.Fatalf("stop: %+v", r)

@@ -59,10 +59,7 @@ func TestSecondDaemonLeavesTheStore(t *testing.T) {
 	a, b := newEnv(t), newEnv(t)
 	dir := fixture(t, "python")
 	db := filepath.Join(dir, ".codecanvas", "ccd.db")
-	csA := mcpSession(t, a, dir)
-	if text, _, isErr := call(t, csA, map[string]any{"action": "init"}); isErr {
-		t.Fatalf("init in the first daemon: %s", text)
-	}
+	csA := initSession(t, a, dir)
 	claimN(t, csA, "first daemon", 3)
 	ino := inode(t, db)
 	holder := a.daemons()
@@ -119,10 +116,7 @@ func TestSecondDaemonLeavesTheStore(t *testing.T) {
 func TestBoardFallsBackToItsBackup(t *testing.T) {
 	e := newEnv(t)
 	dir := fixture(t, "python")
-	cs := mcpSession(t, e, dir)
-	if text, _, isErr := call(t, cs, map[string]any{"action": "init"}); isErr {
-		t.Fatalf("init: %s", text)
-	}
+	cs := initSession(t, e, dir)
 	const n = 25
 	claimN(t, cs, "before", n)
 	cs.Close()
@@ -184,10 +178,7 @@ func TestStoreChangedUnderTheDaemon(t *testing.T) {
 			e := newEnv(t)
 			dir := fixture(t, "python")
 			db := filepath.Join(dir, ".codecanvas", "ccd.db")
-			cs := mcpSession(t, e, dir)
-			if text, _, isErr := call(t, cs, map[string]any{"action": "init"}); isErr {
-				t.Fatalf("init: %s", text)
-			}
+			cs := initSession(t, e, dir)
 			claimN(t, cs, "before", 3)
 			pid := e.daemons()
 			if err := c.change(db); err != nil {

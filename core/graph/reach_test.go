@@ -99,17 +99,8 @@ func TestTestsOfReferences(t *testing.T) {
 		{"lex.go::unused", ""},
 	} {
 		i, _ := g.Index(c.target)
-		r := g.TestsOf(i, Filter{}, 0)
-		var got []string
-		for _, x := range r.Tests {
-			s := g.Nodes[x].Name
-			if r.Value[x] {
-				s += "(value)"
-			}
-			got = append(got, s)
-		}
-		if strings.Join(got, " ") != c.want {
-			t.Errorf("tests of %s = %q, want %q", c.target, strings.Join(got, " "), c.want)
+		if got := testNames(g, g.TestsOf(i, Filter{}, 0)); got != c.want {
+			t.Errorf("tests of %s = %q, want %q", c.target, got, c.want)
 		}
 	}
 	// Impact slices follow calls only unless asked.
@@ -182,17 +173,26 @@ func TestTestsOfDispatchNeedsAValue(t *testing.T) {
 		if !ok {
 			t.Fatalf("no node %s", c.target)
 		}
-		r := g.TestsOf(i, Filter{}, 0)
-		var got []string
-		for _, x := range r.Tests {
-			s := g.Nodes[x].Name
-			if r.Dispatch[x] {
-				s += "(interface)"
-			}
-			got = append(got, s)
-		}
-		if strings.Join(got, " ") != c.want {
-			t.Errorf("tests of %s = %q, want %q", c.target, strings.Join(got, " "), c.want)
+		if got := testNames(g, g.TestsOf(i, Filter{}, 0)); got != c.want {
+			t.Errorf("tests of %s = %q, want %q", c.target, got, c.want)
 		}
 	}
+}
+
+// testNames renders a search's tests by name, marking those found only
+// through an interface "(interface)" and only through a reference
+// "(value)".
+func testNames(g *Graph, r TestReach) string {
+	var got []string
+	for _, x := range r.Tests {
+		s := g.Nodes[x].Name
+		switch {
+		case r.Dispatch[x]:
+			s += "(interface)"
+		case r.Value[x]:
+			s += "(value)"
+		}
+		got = append(got, s)
+	}
+	return strings.Join(got, " ")
 }

@@ -257,10 +257,17 @@ func paramPos(sig, name string) (int, bool) {
 }
 
 // eachParam calls fn with the position and the text of each parameter in
-// the first bracketed list of sig (`x`, `x: int = 1`, `*args`), until fn
-// returns false. paramName cuts a text to the name.
+// the first bracketed list of sig (`x`, `x: int = 1`, `*args`), or an
+// arrow function's unbracketed one (`x =>`), until fn returns false. paramName cuts a text to the name.
 func eachParam(sig string, fn func(pos int, item string) bool) {
 	open := strings.IndexByte(sig, '(')
+	if arrow := strings.Index(sig, "=>"); arrow >= 0 && (open < 0 || open > arrow) {
+		// An arrow function's one bare parameter: `x => x()`.
+		if f := strings.Fields(sig[:arrow]); len(f) > 0 {
+			fn(0, f[len(f)-1])
+		}
+		return
+	}
 	if open < 0 {
 		return
 	}

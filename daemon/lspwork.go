@@ -450,20 +450,6 @@ func (r *registry) watchServers(stop <-chan struct{}) {
 	every(lspRescanEvery, stop, func() { r.checkServers(false) })
 }
 
-// every runs f every d until stop is closed.
-func every(d time.Duration, stop <-chan struct{}, f func()) {
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			f()
-		}
-	}
-}
-
 // checkServers starts a full refinement of every workspace whose
 // refinement is done but missed a server that is installed now. With
 // rescan, "not found" answers cached by the manager are dropped first

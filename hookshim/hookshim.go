@@ -115,22 +115,53 @@ func blank(b []byte) bool {
 }
 
 // hookPath is the endpoint with what the daemon cannot see itself: the
-// hook process's CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR, encoded as
+// agent named by --agent (ccd setup writes it for agents other than
+// Claude Code), and the hook process's project and config directories
+// (CLAUDE_PROJECT_DIR and CLAUDE_CONFIG_DIR; the project directory other
+// agents export when Claude Code's is unset), encoded as
 // url.Values.Encode does (keys sorted).
 func hookPath() string {
 	q := ""
-	for _, kv := range [...][2]string{{"config_dir", "CLAUDE_CONFIG_DIR"}, {"project_dir", "CLAUDE_PROJECT_DIR"}} {
-		if v := lean.Getenv(kv[1]); v != "" {
-			if q != "" {
-				q += "&"
-			}
-			q += kv[0] + "=" + queryEscape(v)
+	add := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if q != "" {
+			q += "&"
+		}
+		q += k + "=" + queryEscape(v)
+	}
+	add("agent", agentArg(lean.Args()))
+	add("config_dir", lean.Getenv("CLAUDE_CONFIG_DIR"))
+	project := lean.Getenv("CLAUDE_PROJECT_DIR")
+	for _, name := range [...]string{"GEMINI_PROJECT_DIR", "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR"} {
+		if project == "" {
+			project = lean.Getenv(name)
 		}
 	}
+	add("project_dir", project)
 	if q == "" {
 		return "/v1/hook"
 	}
 	return "/v1/hook?" + q
+}
+
+// agentArg is the value of --agent NAME (or --agent=NAME) in args, "" when
+// absent.
+func agentArg(args []string) string {
+	for i, a := range args {
+		switch {
+		case a == "--agent" || a == "-agent":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+		case len(a) > 8 && a[:8] == "--agent=":
+			return a[8:]
+		case len(a) > 7 && a[:7] == "-agent=":
+			return a[7:]
+		}
+	}
+	return ""
 }
 
 // queryEscape escapes s for a URL query, as url.QueryEscape does.

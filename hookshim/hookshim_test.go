@@ -41,6 +41,46 @@ func TestHookPath(t *testing.T) {
 	}
 }
 
+func TestHookPathOtherAgents(t *testing.T) {
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("GEMINI_PROJECT_DIR", "/g/proj")
+	t.Setenv("FACTORY_PROJECT_DIR", "/f/proj")
+	if got, want := hookPath(), "/v1/hook?project_dir=%2Fg%2Fproj"; got != want {
+		t.Errorf("Gemini's project dir: got %q, want %q", got, want)
+	}
+	t.Setenv("GEMINI_PROJECT_DIR", "")
+	if got, want := hookPath(), "/v1/hook?project_dir=%2Ff%2Fproj"; got != want {
+		t.Errorf("Droid's project dir: got %q, want %q", got, want)
+	}
+	t.Setenv("CLAUDE_PROJECT_DIR", "/c/proj")
+	if got, want := hookPath(), "/v1/hook?project_dir=%2Fc%2Fproj"; got != want {
+		t.Errorf("CLAUDE_PROJECT_DIR comes first: got %q, want %q", got, want)
+	}
+}
+
+func TestAgentArg(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"--agent", "codex"}, "codex"},
+		{[]string{"--agent=gemini"}, "gemini"},
+		{[]string{"-agent", "droid"}, "droid"},
+		{[]string{"--agent"}, ""},
+		{[]string{"x", "--agent", "copilot", "y"}, "copilot"},
+	} {
+		if got := agentArg(c.args); got != c.want {
+			t.Errorf("agentArg(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+	// The test binary's own arguments come back from /proc/self/cmdline.
+	if got := lean.Args(); len(got) != len(os.Args)-1 || (len(got) > 0 && got[0] != os.Args[1]) {
+		t.Errorf("lean.Args() = %q, os.Args = %q", got, os.Args)
+	}
+}
+
 func TestQueryEscape(t *testing.T) {
 	var all []byte
 	for i := 0; i < 256; i++ {

@@ -108,3 +108,35 @@ func TestShellSegments(t *testing.T) {
 		}
 	}
 }
+
+func TestShellRead(t *testing.T) {
+	for _, c := range []struct {
+		cmd      string
+		path     string
+		from, to int
+		ok       bool
+	}{
+		{"sed -n '1,200p' src/app.py", "src/app.py", 1, 200, true},
+		{"sed -n 40p a.go", "a.go", 40, 40, true},
+		{"nl -ba lib/x.js | sed -n '30,60p'", "lib/x.js", 30, 60, true},
+		{"cat -n lib/x.js | sed -n '5,9p'", "lib/x.js", 5, 9, true},
+		{"cat lib/x.js | head -n 20", "lib/x.js", 1, 20, true},
+		{"head -n 50 README.md", "README.md", 1, 50, true},
+		{"head -30 a.py", "a.py", 1, 30, true},
+		{"cd /w && sed -n '10,20p' pkg/a.go", "pkg/a.go", 10, 20, true},
+		{"bat src/app.py", "src/app.py", 1, 0, true},
+		{"sed -i 's/a/b/' a.go", "", 0, 0, false},
+		{"sed 's/a/b/' a.go", "", 0, 0, false},
+		{"cat a.go b.go", "", 0, 0, false},
+		{"cat a.go", "a.go", 1, 0, true},
+		{"nl -ba a.go", "a.go", 1, 0, true},
+		{"ls -la", "", 0, 0, false},
+		{"rg -n foo", "", 0, 0, false},
+		{"cat a.go | grep x", "", 0, 0, false},
+	} {
+		p, from, to, ok := ShellRead(c.cmd)
+		if p != c.path || from != c.from || to != c.to || ok != c.ok {
+			t.Errorf("ShellRead(%q) = %q %d %d %v, want %q %d %d %v", c.cmd, p, from, to, ok, c.path, c.from, c.to, c.ok)
+		}
+	}
+}

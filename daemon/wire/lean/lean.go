@@ -68,3 +68,30 @@ func Getenv(name string) string {
 	v, _ := syscall.Getenv(name)
 	return v
 }
+
+// Args are the process's command-line arguments after the program name,
+// read from /proc/self/cmdline (package os, which holds os.Args, is not
+// linked). It returns nil when the file cannot be read.
+func Args() []string {
+	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	b, _ := FD(fd).ReadAll(1 << 20)
+	syscall.Close(fd)
+	var args []string
+	start := 0
+	for i, c := range b {
+		if c == 0 {
+			args = append(args, string(b[start:i]))
+			start = i + 1
+		}
+	}
+	if start < len(b) {
+		args = append(args, string(b[start:]))
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	return args[1:]
+}

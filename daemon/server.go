@@ -408,7 +408,7 @@ func (d *Daemon) handleHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	env := hooks.Env{ProjectDir: absOnly(q.Get("project_dir")), ConfigDir: absOnly(q.Get("config_dir"))}
+	env := hooks.Env{ProjectDir: absOnly(q.Get("project_dir")), ConfigDir: absOnly(q.Get("config_dir")), Agent: q.Get("agent")}
 	out, err := d.hooks.Handle(r.Context(), body, env)
 	if err != nil {
 		writeErr(w, http.StatusBadRequest, "bad_event", err.Error(),

@@ -258,8 +258,8 @@ func callerFileCount(cs []caller) int {
 }
 
 func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
-	p := abs(ev.FilePath(), ev.Cwd)
-	if p == "" {
+	files := ev.editedFiles()
+	if len(files) == 0 {
 		return outcome{reason: "edit without a file path"}
 	}
 	if ev.Failed() {
@@ -267,15 +267,26 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	}
 	root, _ := e.rootFor(ev)
 	if root == "" {
-		return outcome{reason: "no workspace for " + p}
+		return outcome{reason: "no workspace for " + abs(files[0].path, ev.Cwd)}
+	}
+	// A patch may touch several files: those in the workspace count.
+	var paths, rels []string
+	var lines []func([]byte) lineChanges
+	for _, f := range files {
+		p := abs(f.path, ev.Cwd)
+		if r := rel(root, p); p != "" && r != "" {
+			paths, rels, lines = append(paths, p), append(rels, r), append(lines, f.lines)
+		}
+	}
+	if len(paths) == 0 {
+		return outcome{reason: "edit outside the workspace " + root}
 	}
 	auto := e.announce(ev, root)
-	r := rel(root, p)
 	out := outcome{root: root}
 	if auto != "" {
 		out.kind, out.text, out.exempt = "auto-init", auto, true
 	}
-	before, after, err := e.host.Apply(ctx, root, []string{p})
+	before, after, err := e.host.Apply(ctx, root, paths)
 	if err != nil {
 		out.reason = "update failed: " + err.Error()
 		return out
@@ -284,36 +295,48 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 		out.reason = "graph not ready"
 		return out
 	}
-	current, _ := os.ReadFile(p)
-	changes := diffFile(before, after, r, ev.changedLines(current))
-	if len(changes) == 0 {
-		out.reason = "no symbol changed"
-		return out
-	}
 	sites := newSiteReader(root)
 	defer sites.close()
-	text, risky := editCard(before, after, r, changes, e.pol.CardMax, sites)
-	if len(risky) > 0 {
-		e.withSession(ev, func(s *session) {
-			for _, c := range risky {
-				c.Root = root
-				s.Edited[root+"|"+c.Target] = c
-				delete(s.Reminded, root+"|"+c.Target)
-			}
-		})
-	}
-	if text == "" {
-		var ids []string
+	var texts, ids []string
+	changed := false
+	for i, p := range paths {
+		current, _ := os.ReadFile(p)
+		changes := diffFile(before, after, rels[i], lines[i](current))
+		if len(changes) == 0 {
+			continue
+		}
+		changed = true
+		text, risky := editCard(before, after, rels[i], changes, e.pol.CardMax, sites)
+		if len(risky) > 0 {
+			e.withSession(ev, func(s *session) {
+				for _, c := range risky {
+					c.Root = root
+					s.Edited[root+"|"+c.Target] = c
+					delete(s.Reminded, root+"|"+c.Target)
+				}
+			})
+		}
+		if text != "" {
+			texts = append(texts, text)
+			continue
+		}
 		for _, c := range changes {
 			ids = append(ids, c.what+" "+c.id)
 		}
+	}
+	if !changed {
+		out.reason = "no symbol changed"
+		return out
+	}
+	if len(texts) == 0 {
 		out.reason = "edit changed nothing with callers or tests: " + joinMax(ids, 5)
 		return out
 	}
+	text := strings.Join(texts, "\n")
 	if auto != "" {
-		text = truncate(auto+"\n"+text, e.pol.CardMax)
+		text = auto + "\n" + text
 	}
-	out.kind, out.text, out.exempt = "edit", text, false
+	out.kind, out.text, out.exempt = "edit", truncate(text, e.pol.CardMax), false
 	return out
 }
 

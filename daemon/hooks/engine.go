@@ -9,7 +9,6 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"time"
@@ -79,6 +78,7 @@ type BoardInfo struct {
 type Env struct {
 	ProjectDir string // CLAUDE_PROJECT_DIR
 	ConfigDir  string // CLAUDE_CONFIG_DIR
+	Agent      string // ccd-hook --agent: "" to tell from the payload
 }
 
 // Engine answers hook events. It is safe for concurrent use.
@@ -132,7 +132,7 @@ type outcome struct {
 // prints nothing either.
 func (e *Engine) Handle(ctx context.Context, body []byte, env Env) ([]byte, error) {
 	t0 := e.now()
-	ev, err := ParseEvent(body)
+	ev, err := ParseAgentEvent(body, env.Agent)
 	if err != nil {
 		e.log.record(Decision{Time: stamp(t0), Event: "invalid", Action: "none", Reason: err.Error(),
 			MS: ms(e.now().Sub(t0))}, env.ConfigDir)
@@ -171,6 +171,9 @@ func (e *Engine) Handle(ctx context.Context, body []byte, env Env) ([]byte, erro
 	}
 	d := Decision{Time: stamp(t0), Event: ev.Name, Tool: ev.Tool, Session: ev.SessionID, Agent: ev.AgentID,
 		Root: out.root, Action: "none", Reason: out.reason, MS: ms(e.now().Sub(t0))}
+	if ev.Agent != AgentClaude {
+		d.Client = ev.Agent
+	}
 	if out.text != "" {
 		d.Action, d.Chars = out.kind, len(out.text)
 	}
@@ -178,8 +181,7 @@ func (e *Engine) Handle(ctx context.Context, body []byte, env Env) ([]byte, erro
 	if out.text == "" {
 		return nil, nil
 	}
-	return json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
-		"hookEventName": ev.Name, "additionalContext": out.text}})
+	return ev.output(out.text)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

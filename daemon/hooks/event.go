@@ -26,15 +26,55 @@ type Event struct {
 	// (CLAUDE_PROJECT_DIR, CLAUDE_CONFIG_DIR), forwarded by the shim.
 	ProjectDir string
 	ConfigDir  string
+
+	// Agent is the agent that sent the event (claude, codex, gemini, ...);
+	// Hook and AgentTool are its own names for the event and the tool,
+	// where Name and Tool are the engine's.
+	Agent     string
+	Hook      string
+	AgentTool string
+	// Patch holds the files a patch tool changed (apply_patch).
+	Patch []patchFile
+
+	dialect *dialect
 }
 
-// ParseEvent decodes a hook event. It fails only when the payload is not a
-// JSON object or names no event.
-func ParseEvent(b []byte) (*Event, error) {
+// ParseEvent decodes a Claude Code hook event. It fails only when the
+// payload is not a JSON object or names no event.
+func ParseEvent(b []byte) (*Event, error) { return ParseAgentEvent(b, AgentClaude) }
+
+// ParseAgentEvent decodes a hook event of the named agent ("" to tell it
+// from the payload) into the engine's terms.
+func ParseAgentEvent(b []byte, agent string) (*Event, error) {
 	var raw map[string]any
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("hook event is not a JSON object: %w", err)
 	}
+	d, err := dialectFor(agent, raw)
+	if err != nil {
+		return nil, err
+	}
+	ev := parseClaudeShape(raw)
+	ev.Agent, ev.dialect = d.name, d
+	ev.Hook, ev.AgentTool = ev.Name, ev.Tool
+	if d.lift != nil {
+		d.lift(ev, raw)
+	}
+	if n, ok := d.events[ev.Name]; ok {
+		ev.Name = n
+	}
+	if t, ok := d.tools[ev.Tool]; ok {
+		ev.Tool = t
+	}
+	if ev.Name == "" {
+		return nil, fmt.Errorf("hook event has no hook_event_name")
+	}
+	return ev, nil
+}
+
+// parseClaudeShape reads the fields every agent whose payload follows
+// Claude Code's uses.
+func parseClaudeShape(raw map[string]any) *Event {
 	ev := &Event{
 		Name:      str(raw, "hook_event_name", "hookEventName"),
 		SessionID: str(raw, "session_id", "sessionId"),
@@ -44,9 +84,6 @@ func ParseEvent(b []byte) (*Event, error) {
 		Tool:      str(raw, "tool_name", "toolName"),
 		Error:     str(raw, "error"),
 	}
-	if ev.Name == "" {
-		return nil, fmt.Errorf("hook event has no hook_event_name")
-	}
 	if v, ok := get(raw, "stop_hook_active", "stopHookActive").(bool); ok {
 		ev.StopHook = v
 	}
@@ -54,7 +91,15 @@ func ParseEvent(b []byte) (*Event, error) {
 		ev.Input = in
 	}
 	ev.Response = get(raw, "tool_response", "toolResponse")
-	return ev, nil
+	return ev
+}
+
+// output is the JSON the hook prints for a card, in the event's dialect.
+func (e *Event) output(text string) ([]byte, error) {
+	if e.dialect != nil && e.dialect.render != nil {
+		return e.dialect.render(e, text)
+	}
+	return claudeOutput(e.Hook, text)
 }
 
 // get returns the first present key's value.
@@ -173,4 +218,62 @@ func (e *Event) key() string {
 		return e.SessionID + "/" + e.AgentID
 	}
 	return e.SessionID
+}
+
+// readByShell turns a shell command that prints a file (sed -n '1,80p' f)
+// into the Read it stands for, for agents that read by shell.
+func (e *Event) readByShell(cmd string) bool {
+	p, from, to, ok := ShellRead(cmd)
+	if !ok {
+		return false
+	}
+	e.Tool = "Read"
+	e.Input = map[string]any{"file_path": p, "offset": float64(from)}
+	if to > 0 {
+		e.Input["limit"] = float64(to - from + 1)
+	}
+	e.Response = nil // the command's output, not a Read's file object
+	return true
+}
+
+// editedFile is one file an edit event changed, and how to tell which of
+// its lines changed once it is written (current is its content now).
+type editedFile struct {
+	path  string
+	lines func(current []byte) lineChanges
+}
+
+// editedFiles are the files the edit changed: the patch's, else the one
+// file_path names.
+func (e *Event) editedFiles() []editedFile {
+	if len(e.Patch) == 0 {
+		if p := e.FilePath(); p != "" {
+			return []editedFile{{p, e.changedLines}}
+		}
+		return nil
+	}
+	var out []editedFile
+	for _, f := range e.Patch {
+		f := f
+		p := f.path
+		if f.moveTo != "" {
+			p = f.moveTo
+		}
+		out = append(out, editedFile{p, func(current []byte) lineChanges {
+			var lc lineChanges
+			if current == nil {
+				return lc
+			}
+			for _, pr := range f.pairs {
+				if !stringEdit(&lc, string(current), pr[0], pr[1]) {
+					return lineChanges{}
+				}
+			}
+			return lc
+		}})
+		if f.moveTo != "" {
+			out = append(out, editedFile{f.path, func([]byte) lineChanges { return lineChanges{} }})
+		}
+	}
+	return out
 }

@@ -16,7 +16,8 @@ type Decision struct {
 	Event   string  `json:"event"`
 	Tool    string  `json:"tool,omitempty"`
 	Session string  `json:"session,omitempty"`
-	Agent   string  `json:"agent,omitempty"`
+	Agent   string  `json:"agent,omitempty"`  // the subagent, inside one
+	Client  string  `json:"client,omitempty"` // the coding agent, when not Claude Code
 	Root    string  `json:"root,omitempty"`
 	Action  string  `json:"action"`           // card kind, or "none"
 	Reason  string  `json:"reason,omitempty"` // why (not) a card

@@ -24,6 +24,9 @@ type dialect struct {
 	// shellReads: the agent reads files with shell commands (sed -n,
 	// cat, nl | sed), which get the card a Read gets.
 	shellReads bool
+	// searchAfter: context given before a tool runs is dropped, so the
+	// search card comes after the search.
+	searchAfter bool
 	// detect: the agent's event names are its own, so a payload using
 	// one is this agent's even when the shim did not say.
 	detect bool

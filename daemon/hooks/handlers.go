@@ -147,13 +147,8 @@ func (e *Engine) preTool(ctx context.Context, ev *Event) outcome {
 		out.kind, out.exempt = "auto-init", true
 	}
 	var id string
-	switch ev.Tool {
-	case "Grep":
-		id = SearchIdent(ev.InputStr("pattern"))
-	case "Glob":
-		id = GlobIdent(ev.InputStr("pattern"))
-	case "Bash":
-		id = BashSearch(ev.InputStr("command"))
+	if ev.dialect == nil || !ev.dialect.searchAfter {
+		id = searchID(ev)
 	}
 	if id != "" {
 		if text, cool := e.searchCard(root, id); text != "" {
@@ -167,6 +162,45 @@ func (e *Engine) preTool(ctx context.Context, ev *Event) outcome {
 		if out.reason == "" {
 			out.reason = "nothing to add"
 		}
+		return out
+	}
+	out.text = truncate(strings.Join(parts, "\n"), e.pol.CardMax)
+	return out
+}
+
+// searchID is the identifier a search tool looks for, "" for none.
+func searchID(ev *Event) string {
+	switch ev.Tool {
+	case "Grep":
+		return SearchIdent(ev.InputStr("pattern"))
+	case "Glob":
+		return GlobIdent(ev.InputStr("pattern"))
+	case "Bash":
+		return BashSearch(ev.InputStr("command"))
+	}
+	return ""
+}
+
+// afterSearch is the search card given with a search's result, for
+// agents that drop what a hook says before the tool runs.
+func (e *Engine) afterSearch(ev *Event, id string) outcome {
+	root, _ := e.rootFor(ev)
+	if root == "" {
+		return outcome{reason: "no workspace"}
+	}
+	out := outcome{root: root}
+	var parts []string
+	if line := e.announce(ev, root); line != "" {
+		parts = append(parts, line)
+		out.kind, out.exempt = "auto-init", true
+	}
+	if text, cool := e.searchCard(root, id); text != "" {
+		parts = append(parts, text)
+		out.kind, out.cool, out.exempt = "search", cool, false
+	} else {
+		out.reason = "search for " + id + ": not a known symbol"
+	}
+	if len(parts) == 0 {
 		return out
 	}
 	out.text = truncate(strings.Join(parts, "\n"), e.pol.CardMax)
@@ -217,6 +251,11 @@ func (e *Engine) searchCard(root, id string) (string, string) {
 }
 
 func (e *Engine) postTool(ctx context.Context, ev *Event) outcome {
+	if ev.dialect != nil && ev.dialect.searchAfter && !ev.Failed() {
+		if id := searchID(ev); id != "" {
+			return e.afterSearch(ev, id)
+		}
+	}
 	switch ev.Tool {
 	case "Read":
 		return e.afterRead(ev)

@@ -34,6 +34,16 @@ func TestAgentEvents(t *testing.T) {
 			event: "PostToolUse", tool: "Write", file: "/p/n.py", from: 1},
 		{name: "droid shell read", agent: "droid", payload: `{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"Execute","tool_input":{"summary":"s","command":"cat -n a.py | sed -n '3,4p'","riskLevel":"low"},"tool_response":"x\n\n[Process exited with code 0]"}`,
 			event: "PostToolUse", tool: "Read", file: "a.py", from: 3, to: 4},
+		{name: "copilot read", agent: "copilot", payload: `{"hook_event_name":"PostToolUse","session_id":"s","timestamp":"t","cwd":"/p","tool_name":"Read","tool_input":{"path":"/p/a.py","view_range":[20,40]},"tool_result":{"result_type":"success","text_result_for_llm":"x"}}`,
+			event: "PostToolUse", tool: "Read", file: "/p/a.py", from: 20, to: 40},
+		{name: "copilot read to the end", agent: "copilot", payload: `{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/p","tool_name":"Read","tool_input":{"path":"/p/a.py","view_range":[20,-1]},"tool_result":{"result_type":"success","text_result_for_llm":"x"}}`,
+			event: "PostToolUse", tool: "Read", file: "/p/a.py", from: 20, to: 2019},
+		{name: "copilot edit", agent: "copilot", payload: `{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/p","tool_name":"Edit","tool_input":{"path":"/p/a.py","old_str":"def f(a):","new_str":"def f(a, b):"},"tool_result":{"result_type":"success","text_result_for_llm":"File /p/a.py updated with changes."}}`,
+			event: "PostToolUse", tool: "Edit", file: "/p/a.py", from: 1, oldNew: [2]string{"def f(a):", "def f(a, b):"}},
+		{name: "copilot failed edit", agent: "copilot", payload: `{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/p","tool_name":"Edit","tool_input":{"path":"/p/a.py","old_str":"x","new_str":"y"},"tool_result":{"result_type":"failure","text_result_for_llm":"no match"}}`,
+			event: "PostToolUse", tool: "Edit", file: "/p/a.py", from: 1, oldNew: [2]string{"x", "y"}, failed: true},
+		{name: "copilot native names", agent: "copilot", payload: `{"hook_event_name":"postToolUse","sessionId":"s","cwd":"/p","toolName":"view","toolArgs":{"path":"/p/a.py"},"toolResult":{"resultType":"success","textResultForLlm":"x"}}`,
+			event: "PostToolUse", tool: "Read", file: "/p/a.py", from: 1},
 		{name: "claude unchanged", payload: `{"session_id":"s","cwd":"/p","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"sed -n '5,9p' a.py"},"tool_response":{"stdout":"x"}}`,
 			event: "PostToolUse", tool: "Bash", from: 1},
 	} {
@@ -64,6 +74,9 @@ func TestAgentOutput(t *testing.T) {
 		{"gemini", `{"hook_event_name":"SessionStart"}`, `{"hookSpecificOutput":{"additionalContext":"CARD","hookEventName":"SessionStart"}}`},
 		{"", `{"hook_event_name":"AfterAgent"}`, `{"decision":"block","reason":"CARD"}`},
 		{"droid", `{"hook_event_name":"Stop"}`, `{"decision":"block","reason":"CARD"}`},
+		{"copilot", `{"hook_event_name":"PostToolUse","tool_name":"Read"}`, `{"additionalContext":"CARD"}`},
+		{"copilot", `{"hook_event_name":"SessionStart"}`, `{"additionalContext":"CARD"}`},
+		{"copilot", `{"hook_event_name":"Stop"}`, `{"decision":"block","reason":"CARD"}`},
 		{"droid", `{"hook_event_name":"PostToolUse","tool_name":"Execute"}`, `{"hookSpecificOutput":{"additionalContext":"CARD","hookEventName":"PostToolUse"}}`},
 	} {
 		ev, err := ParseAgentEvent([]byte(c.payload), c.agent)

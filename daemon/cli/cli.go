@@ -51,7 +51,7 @@ func init() {
 		{"pack", "[--root DIR] PATTERN... [--max-handles N] [--max-per-file N] [--json]", "an evidence pack: ranked handles and guidance on what to expand", runPack},
 		{"expand", "[--root DIR] ID...", "the content of handles, read fresh", runExpand},
 		{"render", "architecture|impact SYMBOL|board [--root DIR] [-o FILE.png|.svg] [--scale 2] [--depth N]", "draw a view as PNG or SVG (default: the artifact under .codecanvas/)", runRender},
-		{"setup", "claude [--project|--user] [--dir DIR] [--remove]", "add ccd's hooks and MCP server to Claude Code settings (idempotent, keeps other hooks, backs up)", runSetup},
+		{"setup", "claude|codex|gemini|copilot|droid [--project|--user] [--dir DIR] [--remove]", "add ccd's hooks and MCP server to an agent's settings (idempotent, keeps other hooks, backs up)", runSetup},
 		{"bench", "[--runs N] DIR... | --mode floor|build DIR", "compare indexing with the raw tree-sitter parse floor (Markdown table), or measure one phase (JSON line)", runBench},
 		{"version", "", "print the version", func(c *ctx, _ []string) error {
 			fmt.Fprintln(c.stdout, "ccd", wire.Version)

@@ -79,8 +79,11 @@ func runSetup(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(rest) >= 1 && agentSetups[rest[0]] != nil {
+		return runAgentSetup(c, rest[0], args)
+	}
 	if len(rest) != 1 || rest[0] != "claude" {
-		return usageError{"usage: ccd setup claude [--project|--local|--user] [--dir DIR] [--remove]"}
+		return usageError{"usage: ccd setup " + setupAgents() + " [--project|--local|--user] [--dir DIR] [--remove] (--local is Claude Code's only)"}
 	}
 	n := 0
 	for _, b := range []bool{*project, *local, *user} {
@@ -163,7 +166,7 @@ func setupScope(c *ctx, scope, dir string, remove bool) (*setupPlan, error) {
 	}
 	reportSetup(c, p.settings, changed, remove, "hooks")
 	changed, err = editJSON(p.mcpFile, remove && p.scope == scopeProject, func(doc map[string]any) {
-		mergeServer(doc, p.mcpPath, p.mcpCmd, remove)
+		mergeServer(doc, p.mcpPath, p.mcpCmd, MCPServer, remove)
 	})
 	if err != nil {
 		return nil, err
@@ -268,6 +271,13 @@ func isOurs(entry any) bool {
 // mergeHooks replaces ccd's entries in doc["hooks"] (keeping every other
 // hook) or, with remove, drops them.
 func mergeHooks(doc map[string]any, hookCmd string, remove bool) {
+	mergeHookMap(doc, HooksConfig(hookCmd), remove)
+}
+
+// mergeHookMap replaces ccd's entries in doc["hooks"] with ours, an
+// event -> entries map (keeping every other hook), or, with remove, drops
+// them.
+func mergeHookMap(doc map[string]any, ours map[string]any, remove bool) {
 	hooks, _ := doc["hooks"].(map[string]any)
 	if hooks == nil {
 		if remove {
@@ -276,7 +286,6 @@ func mergeHooks(doc map[string]any, hookCmd string, remove bool) {
 		hooks = map[string]any{}
 		doc["hooks"] = hooks
 	}
-	ours := HooksConfig(hookCmd)
 	events := map[string]bool{}
 	for ev := range hooks {
 		events[ev] = true
@@ -311,7 +320,7 @@ func mergeHooks(doc map[string]any, hookCmd string, remove bool) {
 // mergeServer sets (or, with remove, deletes) the "ccd" server in the
 // servers map found by following keys from doc. Removing drops the maps
 // it leaves empty, down to the servers map itself.
-func mergeServer(doc map[string]any, keys []string, mcpCmd string, remove bool) {
+func mergeServer(doc map[string]any, keys []string, mcpCmd string, entry func(string) map[string]any, remove bool) {
 	maps := []map[string]any{doc}
 	m := doc
 	for _, k := range keys {
@@ -327,7 +336,7 @@ func mergeServer(doc map[string]any, keys []string, mcpCmd string, remove bool) 
 		m = next
 	}
 	if !remove {
-		m["ccd"] = MCPServer(mcpCmd)
+		m["ccd"] = entry(mcpCmd)
 		return
 	}
 	delete(m, "ccd")

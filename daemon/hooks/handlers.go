@@ -141,16 +141,18 @@ func (e *Engine) preTool(ctx context.Context, ev *Event) outcome {
 			e.host.Prepare(root, p)
 		}
 	}
+	if ev.dialect != nil && ev.dialect.searchAfter {
+		// The agent drops what is said before the tool runs: the AUTO-INIT
+		// line and the search card come with the tool's result.
+		out.reason = "context before a tool is dropped by " + ev.Agent
+		return out
+	}
 	var parts []string
 	if line := e.announce(ev, root); line != "" {
 		parts = append(parts, line)
 		out.kind, out.exempt = "auto-init", true
 	}
-	var id string
-	if ev.dialect == nil || !ev.dialect.searchAfter {
-		id = searchID(ev)
-	}
-	if id != "" {
+	if id := searchID(ev); id != "" {
 		if text, cool := e.searchCard(root, id); text != "" {
 			parts = append(parts, text)
 			out.kind, out.cool, out.exempt = "search", cool, false

@@ -443,6 +443,11 @@ func backup(file string, data []byte) error {
 	}
 	name := strings.ReplaceAll(strings.TrimPrefix(file, "/"), "/", "%") + "." + time.Now().UTC().Format("20060102T150405.000")
 	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	for n := 1; errors.Is(err, os.ErrExist) && n < 100; n++ {
+		// Two edits of one file within a millisecond (Codex's config.toml
+		// takes the MCP server and the hook trust): keep both copies.
+		f, err = os.OpenFile(filepath.Join(dir, fmt.Sprintf("%s-%d", name, n)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	}
 	if err != nil {
 		return fmt.Errorf("backup %s: %w", file, err)
 	}

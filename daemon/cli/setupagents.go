@@ -36,6 +36,10 @@ type agentSetup struct {
 	// editMCP edits the MCP file itself when it is not JSON (Codex's
 	// config.toml); nil for JSON files with an mcpServers map.
 	editMCP func(file, cmd string, remove bool) (bool, error)
+	// trust records, after the hooks file is written, that the user
+	// trusts ccd's hooks in it (Codex runs no hook otherwise); it returns
+	// the file it edited.
+	trust func(a *agentSetup, hooksFile, cmd string, remove bool) (string, bool, error)
 	// note is printed after a project setup.
 	note string
 }
@@ -218,6 +222,13 @@ func runAgentSetup(c *ctx, name string, args []string) error {
 		what = "hooks and MCP server"
 	}
 	reportSetup(c, hooksFile, changed, *remove, what)
+	if a.trust != nil {
+		file, changed, err := a.trust(a, hooksFile, hookCmd, *remove)
+		if err != nil {
+			return err
+		}
+		reportSetup(c, file, changed, *remove, "hook trust")
+	}
 	if hooksFile != mcpFile {
 		if a.editMCP != nil {
 			changed, err = a.editMCP(mcpFile, mcpCmd, *remove)

@@ -156,3 +156,53 @@ func TestSetupAgentRefusesPlantedLink(t *testing.T) {
 		t.Errorf("the link's target was written: %s", b)
 	}
 }
+
+func TestSetupCodex(t *testing.T) {
+	setupEnv(t, true)
+	codexHome := t.TempDir()
+	t.Setenv("CODEX_HOME", codexHome)
+	userConfig := filepath.Join(codexHome, "config.toml")
+	own := "model = \"gpt-5.5\"\n\n[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"\n"
+	os.WriteFile(userConfig, []byte(own), 0o600)
+	dir := t.TempDir()
+	out, err := setupAgent(t, "codex", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooksFile := filepath.Join(dir, ".codex", "hooks.json")
+	hooks := readJSON(t, hooksFile)["hooks"].(map[string]any)
+	for _, ev := range []string{"SessionStart", "PreToolUse", "PostToolUse", "PreCompact", "Stop"} {
+		if !strings.Contains(string(mustJSON(hooks[ev])), `"ccd-hook --agent codex"`) {
+			t.Errorf("no %s hook running ccd-hook --agent codex: %s", ev, mustJSON(hooks[ev]))
+		}
+	}
+	project, _ := os.ReadFile(filepath.Join(dir, ".codex", "config.toml"))
+	if string(project) != "[mcp_servers.ccd]\ncommand = \"ccd-mcp\"\nargs = []\n" {
+		t.Errorf(".codex/config.toml:\n%s", project)
+	}
+	trust, _ := os.ReadFile(userConfig)
+	if !strings.HasPrefix(string(trust), own) {
+		t.Errorf("the user's config.toml lost its own lines:\n%s", trust)
+	}
+	for _, ev := range []string{"session_start", "pre_tool_use", "post_tool_use", "pre_compact", "stop"} {
+		key := fmt.Sprintf("[hooks.state.%q]\ntrusted_hash = \"sha256:", hooksFile+":"+ev+":0:0")
+		if !strings.Contains(string(trust), key) {
+			t.Errorf("no trust for %s (%s):\n%s", ev, key, trust)
+		}
+	}
+	if !strings.Contains(out, "trusted project") {
+		t.Errorf("setup does not say Codex needs the project trusted:\n%s", out)
+	}
+	if out, err := setupAgent(t, "codex", dir); err != nil || strings.Count(out, "already set up") != 3 {
+		t.Errorf("second setup changed something: %v\n%s", err, out)
+	}
+	if _, err := setupAgent(t, "codex", dir, "--remove"); err != nil {
+		t.Fatal(err)
+	}
+	if left := projectFiles(t, dir); len(left) != 0 {
+		t.Errorf("left in the project: %v", left)
+	}
+	if b, _ := os.ReadFile(userConfig); string(b) != own {
+		t.Errorf("the user's config.toml after remove:\n%s\nwant\n%s", b, own)
+	}
+}

@@ -51,12 +51,14 @@ run: build
     bin/ccd export {{workspace}} -o bin/graph.json -q
     @echo "graph written to bin/graph.json ($(wc -c < bin/graph.json) bytes); the daemon keeps the workspace fresh until 'bin/ccd stop' or 30 idle minutes"
 
-# Run the whole test suite: install the language servers the tests use
-# (into .tools/), vet, every Go test, then the official TypeScript MCP
-# client against the real ccd-mcp.
+# Run the whole test suite: install the language servers and the agent
+# CLIs the tests drive (Claude Code, Codex, Gemini CLI, Copilot CLI,
+# Droid; into .tools/), vet, every Go test, then the official TypeScript
+# MCP client against the real ccd-mcp.
 test: build
     bash scripts/install-lsp.sh
     bash scripts/install-claude.sh
+    bash scripts/install-agents.sh
     go vet ./...
     go test ./...
     bash scripts/mcp-client-check.sh

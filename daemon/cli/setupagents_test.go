@@ -177,7 +177,7 @@ func TestSetupCodex(t *testing.T) {
 		}
 	}
 	project, _ := os.ReadFile(filepath.Join(dir, ".codex", "config.toml"))
-	if string(project) != "[mcp_servers.ccd]\ncommand = \"ccd-mcp\"\nargs = []\n" {
+	if !strings.HasPrefix(string(project), "[mcp_servers.ccd]\ncommand = \"ccd-mcp\"\nargs = []\nenv_vars = [\"CCD_HOME\", \"CCD_SOCKET\", \"XDG_RUNTIME_DIR\"") {
 		t.Errorf(".codex/config.toml:\n%s", project)
 	}
 	trust, _ := os.ReadFile(userConfig)

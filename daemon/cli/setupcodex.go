@@ -55,6 +55,14 @@ func init() {
 	}
 }
 
+// codexForwardedEnv are the variables ccd-mcp must see to reach the
+// daemon the hooks reach (and to start it as they would): Codex starts
+// MCP servers with a few variables only (PATH, HOME, USER, LANG, ...), so
+// without XDG_RUNTIME_DIR ccd-mcp would look for another socket and start
+// a second daemon. env_vars forwards those that are set.
+var codexForwardedEnv = []string{"CCD_HOME", "CCD_SOCKET", "XDG_RUNTIME_DIR", "CCD_EXE",
+	"CCD_LSP", "CCD_LSP_PATH", "CCD_LSP_SERVERS", "CCD_IDLE_TIMEOUT", "CCD_MAX_WORKSPACES"}
+
 // editCodexServer adds (or removes) [mcp_servers.ccd] in a config.toml.
 func editCodexServer(file, cmd string, remove bool) (bool, error) {
 	ours := func(h string) bool { return h == "mcp_servers.ccd" || strings.HasPrefix(h, "mcp_servers.ccd.") }
@@ -70,7 +78,12 @@ func editCodexServer(file, cmd string, remove bool) (bool, error) {
 	}
 	var add []tomlTable
 	if !remove {
-		add = []tomlTable{{"mcp_servers.ccd", []string{"command = " + tomlString(cmd), "args = []"}}}
+		var names []string
+		for _, n := range codexForwardedEnv {
+			names = append(names, tomlString(n))
+		}
+		add = []tomlTable{{"mcp_servers.ccd", []string{"command = " + tomlString(cmd), "args = []",
+			"env_vars = [" + strings.Join(names, ", ") + "]"}}}
 	}
 	return editTOMLTables(file, ours, conflict, add, remove && !strings.HasPrefix(file, codexHome()))
 }

@@ -62,6 +62,7 @@ trust_level = "trusted"
 [mcp_servers.ccd]
 command = "/bin/ccd-mcp"
 args = []
+env_vars = ["CCD_HOME", "CCD_SOCKET", "XDG_RUNTIME_DIR", "CCD_EXE", "CCD_LSP", "CCD_LSP_PATH", "CCD_LSP_SERVERS", "CCD_IDLE_TIMEOUT", "CCD_MAX_WORKSPACES"]
 `
 	if string(b) != want {
 		t.Errorf("got\n%s\nwant\n%s", b, want)

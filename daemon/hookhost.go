@@ -110,10 +110,8 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 	// truncated file in the middle of a save): diff against the graph
 	// before the burst of updates the edit caused. Either way the edit is
 	// now accounted for.
-	if len(rels) == 1 {
-		if g := w.takeBeforeChange(rels[0]); g != nil {
-			return g, after, nil
-		}
+	if g := w.takeBeforeChanges(rels); g != nil {
+		return g, after, nil
 	}
 	return before, after, nil
 }

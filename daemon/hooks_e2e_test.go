@@ -31,11 +31,12 @@ var update = flag.Bool("update", false, "rewrite the want sections of testdata/h
 //	NN.sh          shell commands run in $WORK before step NN
 //	NN.write:PATH  content written to $WORK/PATH before step NN
 //	NN.event       the hook event JSON ($WORK and $REPO are replaced)
-//	NN.want        the additionalContext expected ("" = the hook prints nothing)
+//	NN.want        the card expected ("" = the hook prints nothing)
 //
 // The comment may hold `repo: NAME` (the files of
 // testdata/hooks/repos/NAME.txtar make up $WORK/repo), `init: repo` (index $WORK/repo before the first
-// step) and `env: K=V` lines. Before each event the runner waits until every
+// step), `env: K=V` lines and `agent: NAME` (run ccd-hook --agent NAME).
+// Before each event the runner waits until every
 // workspace the daemon knows is indexed and fresh, so transcripts are
 // deterministic. `go test ./daemon -run Transcripts -update` rewrites the
 // want sections.
@@ -63,7 +64,7 @@ func runTranscript(t *testing.T, file string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vars []string
+	var vars, hookArgs []string
 	initRepo := false
 	own := len(ar.Files) // sections of the file itself (repo: adds more)
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
@@ -80,6 +81,8 @@ func runTranscript(t *testing.T, file string) {
 			}
 		case strings.HasPrefix(line, "env: "):
 			vars = append(vars, strings.TrimPrefix(line, "env: "))
+		case strings.HasPrefix(line, "agent: "):
+			hookArgs = []string{"--agent", strings.TrimSpace(strings.TrimPrefix(line, "agent: "))}
 		}
 	}
 	e := newEnv(t, vars...)
@@ -163,28 +166,38 @@ func runTranscript(t *testing.T, file string) {
 			continue
 		}
 		settle(t, e)
-		r := e.run(bins.hook, []byte(replace.Replace(string(s.event))))
+		r := e.run(bins.hook, []byte(replace.Replace(string(s.event))), hookArgs...)
 		if r.code != 0 {
 			t.Fatalf("step %s: exit %d: %s", n, r.code, r.stderr)
 		}
 		got := ""
 		if strings.TrimSpace(r.stdout) != "" {
+			// Claude Code's hookSpecificOutput.additionalContext; other
+			// agents' top-level additionalContext (Copilot) or a Stop's
+			// blocking decision and its reason (Gemini, Codex, Droid).
 			var out struct {
 				HSO struct {
 					Event string `json:"hookEventName"`
 					Ctx   string `json:"additionalContext"`
 				} `json:"hookSpecificOutput"`
+				Ctx      string `json:"additionalContext"`
+				Decision string `json:"decision"`
+				Reason   string `json:"reason"`
 			}
 			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 				t.Fatalf("step %s: stdout is not hook JSON: %v\n%s", n, err, r.stdout)
 			}
-			if out.HSO.Ctx == "" {
-				t.Fatalf("step %s: hook output without additionalContext: %s", n, r.stdout)
+			card := out.HSO.Ctx + out.Ctx
+			if out.Decision == "block" {
+				card += out.Reason
 			}
-			if len(out.HSO.Ctx) > 900 {
-				t.Errorf("step %s: card of %d chars, over the 900 budget", n, len(out.HSO.Ctx))
+			if card == "" {
+				t.Fatalf("step %s: hook output without a card: %s", n, r.stdout)
 			}
-			got = strings.ReplaceAll(strings.ReplaceAll(out.HSO.Ctx, repo, "$REPO"), work, "$WORK") + "\n"
+			if len(card) > 900 {
+				t.Errorf("step %s: card of %d chars, over the 900 budget", n, len(card))
+			}
+			got = strings.ReplaceAll(strings.ReplaceAll(card, repo, "$REPO"), work, "$WORK") + "\n"
 		}
 		if s.want == nil {
 			t.Fatalf("step %s: no want section", n)

@@ -389,18 +389,25 @@ func (u updated) card() (before, after *graph.Graph) {
 	return u.before, lsp.ApplyFiles(u.after, u.ts, u.edited, nil)
 }
 
-// takeBeforeChange returns the graph before the recent burst of updates
-// that changed rel (nil when there was none within recentWindow) and
+// takeBeforeChanges returns the graph before the recent burst of updates
+// that changed rels (nil when there was none within recentWindow) and
 // forgets it: the next edit starts a new burst.
-func (ws *workspace) takeBeforeChange(rel string) *graph.Graph {
+//
+// An edit may change several files (a patch): the graph is the one before
+// the earliest of their recent changes.
+func (ws *workspace) takeBeforeChanges(rels []string) *graph.Graph {
 	ws.upd.Lock()
 	defer ws.upd.Unlock()
-	c, ok := ws.recent[rel]
-	delete(ws.recent, rel)
-	if ok && time.Since(c.at) <= recentWindow {
-		return c.before
+	var g *graph.Graph
+	var first time.Time
+	for _, rel := range rels {
+		c, ok := ws.recent[rel]
+		delete(ws.recent, rel)
+		if ok && time.Since(c.at) <= recentWindow && (g == nil || c.at.Before(first)) {
+			g, first = c.before, c.at
+		}
 	}
-	return nil
+	return g
 }
 
 func (w *watcher) hasPending() bool {

@@ -274,7 +274,7 @@ func runAgent(t *testing.T, e *env, bin string, c agentCase, home, root string) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, c.args(root, "process_data needs a limit.")...)
 	cmd.Dir = root
-	cmd.Env = agentEnv(e, home, c.env(home, api.URL()))
+	cmd.Env = agentEnv(e, c.env(home, api.URL()))
 	cmd.Stdin = nil
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -308,23 +308,30 @@ func runAgent(t *testing.T, e *env, bin string, c agentCase, home, root string) 
 // agentEnv is the environment of an agent run: this process's, without
 // anything that points an agent elsewhere (keys, configs, proxies), plus
 // the daemon world, the throwaway home and the agent's own variables.
-func agentEnv(e *env, home string, own []string) []string {
+func agentEnv(e *env, own []string) []string {
+	out := append(hermeticEnv(), e.vars...)
+	out = append(out, own...)
+	return append(out, "NO_PROXY=127.0.0.1,localhost")
+}
+
+// hermeticEnv is this process's environment without what would point an
+// agent CLI elsewhere: API keys and base URLs, the agents' own configs,
+// an enclosing agent session, telemetry, proxies, ccd's own variables.
+func hermeticEnv() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		u := strings.ToUpper(k)
-		if strings.HasPrefix(u, "ANTHROPIC_") || strings.HasPrefix(u, "CLAUDE") || strings.HasPrefix(u, "CCD_") ||
-			strings.HasPrefix(u, "OPENAI_") || strings.HasPrefix(u, "CODEX_") || strings.HasPrefix(u, "GEMINI_") ||
-			strings.HasPrefix(u, "GOOGLE_") || strings.HasPrefix(u, "COPILOT_") || strings.HasPrefix(u, "GH_") ||
-			strings.HasPrefix(u, "GITHUB_") || strings.HasPrefix(u, "FACTORY_") || strings.HasPrefix(u, "OTEL_") ||
-			strings.HasSuffix(u, "_PROXY") {
-			continue
+		skip := strings.HasSuffix(u, "_PROXY")
+		for _, p := range []string{"ANTHROPIC_", "CLAUDE", "CCD_", "AWS_", "VERTEX_", "DISABLE_", "MCP_", "OTEL_",
+			"OPENAI_", "CODEX_", "GEMINI_", "GOOGLE_", "COPILOT_", "GH_", "GITHUB_", "FACTORY_"} {
+			skip = skip || strings.HasPrefix(u, p)
 		}
-		out = append(out, kv)
+		if !skip {
+			out = append(out, kv)
+		}
 	}
-	out = append(out, e.vars...)
-	out = append(out, own...)
-	return append(out, "NO_PROXY=127.0.0.1,localhost")
+	return out
 }
 
 // decisionsOf reads every decision of ccd's hook log.

@@ -147,12 +147,19 @@ func (e *Engine) preTool(ctx context.Context, ev *Event) outcome {
 		out.reason = "context before a tool is dropped by " + ev.Agent
 		return out
 	}
+	return e.announceAndSearch(ev, root, searchID(ev))
+}
+
+// announceAndSearch is the AUTO-INIT line of a root this session has not
+// seen, and the search card of id ("" for none), joined.
+func (e *Engine) announceAndSearch(ev *Event, root, id string) outcome {
+	out := outcome{root: root}
 	var parts []string
 	if line := e.announce(ev, root); line != "" {
 		parts = append(parts, line)
 		out.kind, out.exempt = "auto-init", true
 	}
-	if id := searchID(ev); id != "" {
+	if id != "" {
 		if text, cool := e.searchCard(root, id); text != "" {
 			parts = append(parts, text)
 			out.kind, out.cool, out.exempt = "search", cool, false
@@ -190,23 +197,7 @@ func (e *Engine) afterSearch(ev *Event, id string) outcome {
 	if root == "" {
 		return outcome{reason: "no workspace"}
 	}
-	out := outcome{root: root}
-	var parts []string
-	if line := e.announce(ev, root); line != "" {
-		parts = append(parts, line)
-		out.kind, out.exempt = "auto-init", true
-	}
-	if text, cool := e.searchCard(root, id); text != "" {
-		parts = append(parts, text)
-		out.kind, out.cool, out.exempt = "search", cool, false
-	} else {
-		out.reason = "search for " + id + ": not a known symbol"
-	}
-	if len(parts) == 0 {
-		return out
-	}
-	out.text = truncate(strings.Join(parts, "\n"), e.pol.CardMax)
-	return out
+	return e.announceAndSearch(ev, root, id)
 }
 
 // searchCard says where a searched identifier is defined and how many

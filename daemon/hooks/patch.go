@@ -71,16 +71,10 @@ func parseEnvelope(text string) []patchFile {
 			}
 		case cur.op == "update":
 			inHunk = true // a hunk may start without @@
-			switch {
-			case strings.HasPrefix(line, "+"):
-				new = append(new, line[1:])
-			case strings.HasPrefix(line, "-"):
-				old = append(old, line[1:])
-			case strings.HasPrefix(line, " "):
-				old, new = append(old, line[1:]), append(new, line[1:])
-			case line == "":
-				old, new = append(old, ""), append(new, "")
+			if line == "" {
+				line = " " // an empty context line, its space trimmed
 			}
+			old, new = hunkLine(line, old, new)
 		}
 	}
 	flush()
@@ -119,17 +113,26 @@ func parseUnified(text string) []patchFile {
 			cur = &files[len(files)-1]
 		case strings.HasPrefix(line, "@@"):
 			flush()
-		case cur == nil:
-		case strings.HasPrefix(line, "+"):
-			new = append(new, line[1:])
-		case strings.HasPrefix(line, "-"):
-			old = append(old, line[1:])
-		case strings.HasPrefix(line, " "):
-			old, new = append(old, line[1:]), append(new, line[1:])
+		case cur != nil:
+			old, new = hunkLine(line, old, new)
 		}
 	}
 	flush()
 	return files
+}
+
+// hunkLine adds one line of a hunk to the old and new texts: "+" to the
+// new, "-" to the old, " " (context) to both.
+func hunkLine(line string, old, new []string) ([]string, []string) {
+	switch {
+	case strings.HasPrefix(line, "+"):
+		new = append(new, line[1:])
+	case strings.HasPrefix(line, "-"):
+		old = append(old, line[1:])
+	case strings.HasPrefix(line, " "):
+		old, new = append(old, line[1:]), append(new, line[1:])
+	}
+	return old, new
 }
 
 // diffPath is the path of a ---/+++ line without its a/ or b/ prefix and

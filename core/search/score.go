@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/search/terms"
 )
 
@@ -56,6 +57,20 @@ func putAccum(a *accum) {
 type qword struct {
 	text  string
 	terms []uint32 // term numbers; several for a prefix or a split word
+	// weights scale the terms' scores (nil: all 1): a word's other
+	// English forms count less than the word itself.
+	weights []float64
+}
+
+// variantWeight scales a match of another form of a query word.
+const variantWeight = 0.7
+
+// weight is the scale of the word's i-th term.
+func (w qword) weight(i int) float64 {
+	if w.weights == nil {
+		return 1
+	}
+	return w.weights[i]
 }
 
 // maxWords bounds the words of one pattern (a 64-bit match mask).
@@ -71,9 +86,20 @@ const maxPrefixTerms = 200
 func (ix *Index) textQuery(pattern string) []qword {
 	var out []qword
 	seen := map[string]bool{}
-	for _, field := range strings.FieldsFunc(pattern, func(r rune) bool {
+	fields := strings.FieldsFunc(pattern, func(r rune) bool {
 		return !(terms.IsWordRune(r) || r == '*')
-	}) {
+	})
+	// A question's function words go when other words remain.
+	content := fields[:0:0]
+	for _, f := range fields {
+		if !stopWords[strings.ToLower(f)] {
+			content = append(content, f)
+		}
+	}
+	if len(content) >= 1 && len(content) < len(fields) {
+		fields = content
+	}
+	for _, field := range fields {
 		if strings.HasSuffix(field, "*") {
 			stem := strings.ToLower(strings.TrimRight(field, "*"))
 			if len(stem) >= terms.MinLen && !seen[stem+"*"] && !strings.Contains(stem, "*") {
@@ -87,13 +113,26 @@ func (ix *Index) textQuery(pattern string) []qword {
 				continue
 			}
 			seen[w] = true
+			vs := ix.variants(w)
 			if t, ok := ix.dict[w]; ok {
-				out = append(out, qword{text: w, terms: []uint32{t}})
+				q := qword{text: w, terms: []uint32{t}}
+				if len(vs) > 0 {
+					q.weights = []float64{1}
+					for _, v := range vs {
+						q.terms, q.weights = append(q.terms, v), append(q.weights, variantWeight)
+					}
+				}
+				out = append(out, q)
 				continue
 			}
 			parts := terms.Parts(w)
-			if len(parts) == 0 {
-				out = append(out, qword{text: w}) // matches nothing
+			if len(parts) == 0 || len(vs) > 0 {
+				// Another form of the word, or nothing.
+				q := qword{text: w, terms: vs}
+				for range vs {
+					q.weights = append(q.weights, variantWeight)
+				}
+				out = append(out, q)
 				continue
 			}
 			for _, p := range parts {
@@ -158,9 +197,9 @@ func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*
 	}
 	for wi, w := range words {
 		bit := uint64(1) << uint(wi)
-		for _, t := range w.terms {
+		for ti, t := range w.terms {
 			post := ix.terms[t].post
-			weight := idf(n, len(post))
+			weight := idf(n, len(post)) * w.weight(ti)
 			for _, p := range post {
 				d := &ix.docs[p.doc]
 				var tf [nFields]uint32
@@ -186,10 +225,15 @@ func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*
 	}
 }
 
-// textHits runs a text search: docs that match every word, or, when none
-// does and there are several words, docs that match some of them with the
-// score scaled by the square of the fraction matched (partial is then
-// true).
+// textHits runs a ranked text search. A doc's score is its BM25 over the
+// words it contains times the square of its coverage, the share of the
+// query's idf those words carry (a word the index does not know weighs
+// as much as an average known word): a handle with every word leads, and one with the rare words
+// of a question outranks one with only its common words. Docs below half
+// the coverage are dropped; partial is true when no doc has every word.
+// The best candidates then get the priors only a code index has: a path
+// that names the query's words (compress/gzip for "gzip header") lifts a
+// doc, a test file sinks unless the query asks about tests.
 func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) (h *hits, partial bool) {
 	words := ix.textQuery(pattern)
 	h = newHits()
@@ -199,27 +243,141 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	a := getAccum(len(ix.docs))
 	defer putAccum(a)
 	ix.scoreWords(a, words, mask, keep)
+	n := max(ix.nDocs, 1)
+	wIDF := make([]float64, len(words))
+	total, unknown := 0.0, 0
+	for i, w := range words {
+		for _, t := range w.terms {
+			wIDF[i] = max(wIDF[i], idf(n, len(ix.terms[t].post)))
+		}
+		total += wIDF[i]
+		if wIDF[i] == 0 {
+			unknown++
+		}
+	}
+	if total == 0 {
+		return h, false
+	}
+	// A word the index does not know weighs as much as the average word
+	// it knows: it can match nothing, but the share of the question the
+	// best docs answer must say it is missing.
+	total += float64(unknown) * total / float64(len(words)-unknown)
 	full := uint64(1)<<uint(len(words)) - 1
 	if len(words) == maxWords {
 		full = ^uint64(0)
 	}
+	complete := false
 	for _, d := range a.touched {
 		if a.mask[d] == full {
 			h.score[d] = a.score[d]
+			complete = true
+			continue
+		}
+		cov := 0.0
+		for i := range words {
+			if a.mask[d]&(1<<uint(i)) != 0 {
+				cov += wIDF[i]
+			}
+		}
+		cov /= total
+		if cov >= 0.5 {
+			h.score[d] = a.score[d] * cov * cov
+			if h.cover == nil {
+				h.cover = map[uint32]float64{}
+			}
+			h.cover[d] = cov
 		}
 	}
-	if len(h.score) > 0 || len(words) < 2 {
-		return h, false
+	ix.applyPriors(h, words, strings.TrimSpace(pattern))
+	return h, !complete && len(h.score) > 0
+}
+
+// priorCandidates is how many of the best docs get the priors.
+const priorCandidates = 400
+
+// Priors of a text search.
+const (
+	textTestPenalty = 0.5 // a doc in a test file, the query not about tests
+	pathBoost       = 0.6 // at most, a path naming every query word
+	exactNameBoost  = 2   // a definition named exactly as a one-word query
+	foldNameBoost   = 1.5 // the same, but for case
+)
+
+// applyPriors scales the best docs of h by the priors of their file: the
+// share of the query's words its path names, and whether it is a test;
+// a one-word query also lifts the definitions of that very name
+// (ParseCIDR's definition above the tests and comments that mention it).
+func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
+	stems := make([]string, len(words))
+	aboutTests := false
+	for i, w := range words {
+		stems[i] = lightStem(strings.TrimSuffix(w.text, "*"))
+		aboutTests = aboutTests || stems[i] == "test"
 	}
-	h.cover = map[uint32]float64{}
-	for _, d := range a.touched {
-		frac := float64(popcount(a.mask[d])) / float64(len(words))
-		if frac >= 0.5 {
-			h.score[d] = a.score[d] * frac * frac
-			h.cover[d] = frac
+	cands := h.score
+	if len(h.score) > priorCandidates {
+		cands = map[uint32]float64{}
+		for _, r := range ix.rank(h, priorCandidates) {
+			cands[r.doc] = r.score
 		}
 	}
-	return h, len(h.score) > 0
+	ident := len(words) == 1 && !strings.ContainsAny(pattern, " \t*")
+	byFile := map[*fileEntry]float64{}
+	for d := range cands {
+		doc := &ix.docs[d]
+		f := doc.file
+		factor, ok := byFile[f]
+		if !ok {
+			factor = 1
+			if len(words) >= 2 {
+				factor += pathBoost * pathShare(f.path, stems)
+			}
+			if !aboutTests && isTestPath(f.path) {
+				factor *= textTestPenalty
+			}
+			byFile[f] = factor
+		}
+		if ident && doc.typ.isDef() {
+			switch {
+			case doc.name == pattern:
+				factor *= exactNameBoost
+			case strings.EqualFold(doc.name, pattern):
+				factor *= foldNameBoost
+			}
+		}
+		h.score[d] *= factor
+	}
+}
+
+// isTestPath reports whether p holds tests: a test file by its language's
+// rules, or any file under a test, tests or testdata directory (Python's
+// Lib/test, fixtures).
+func isTestPath(p string) bool {
+	if graph.IsTestFile(p) {
+		return true
+	}
+	dirs := "/" + p
+	return strings.Contains(dirs, "/test/") || strings.Contains(dirs, "/tests/") || strings.Contains(dirs, "/testdata/")
+}
+
+// pathShare is the share of stems that name a directory or the file
+// (whole, or a part of a compound name: http in httputil).
+func pathShare(p string, stems []string) float64 {
+	if len(stems) == 0 {
+		return 0
+	}
+	var segs []string
+	terms.Each([]byte(p), func(t []byte, whole bool) { segs = append(segs, lightStem(string(t))) })
+	hit := 0
+	for _, s := range stems {
+		for _, seg := range segs {
+			if seg == s {
+				hit++
+				break
+			}
+		}
+	}
+	return float64(hit) / float64(len(stems))
 }
 
 func popcount(x uint64) int {

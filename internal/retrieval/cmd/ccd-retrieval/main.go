@@ -1,0 +1,72 @@
+// Command ccd-retrieval measures ccd's retrieval against the gold files of
+// testdata/retrieval/questions.tsv and a keyword grep loop, and writes the
+// report (RETRIEVAL.md by default).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/ccd-dev/ccd/internal/retrieval"
+)
+
+func main() {
+	questions := flag.String("questions", "testdata/retrieval/questions.tsv", "question file")
+	out := flag.String("out", "RETRIEVAL.md", "report file (- for stdout)")
+	only := flag.String("only", "", "go or py: one corpus only")
+	verbose := flag.Bool("v", false, "print every answer")
+	flag.Parse()
+	if err := run(*questions, *out, *only, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(questions, out, only string, verbose bool) error {
+	qs, err := retrieval.ReadQuestions(questions)
+	if err != nil {
+		return err
+	}
+	roots := map[string][2]string{"go": {"GOROOT/src", filepath.Join(runtime.GOROOT(), "src")}}
+	if py, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
+		roots["py"] = [2]string{"Python stdlib", strings.TrimSpace(string(py))}
+	}
+	var corpora []*retrieval.Corpus
+	var outs []retrieval.Outcome
+	for _, name := range []string{"go", "py"} {
+		r, ok := roots[name]
+		if !ok || (only != "" && only != name) {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "indexing %s (%s) ...\n", r[0], r[1])
+		c, err := retrieval.Load(r[0], r[1])
+		if err != nil {
+			return err
+		}
+		corpora = append(corpora, c)
+		for _, q := range qs {
+			if q.Corpus != name {
+				continue
+			}
+			o, err := retrieval.Ask(c, q)
+			if err != nil {
+				return err
+			}
+			if verbose {
+				fmt.Fprintf(os.Stderr, "%d %d\t%s\t%v\n", o.CCD.Rank, o.Grep.Rank, q.Text, o.CCD.Files)
+			}
+			outs = append(outs, o)
+		}
+	}
+	report := retrieval.Report(outs, corpora, "just retrieval")
+	if out == "-" {
+		_, err := os.Stdout.WriteString(report)
+		return err
+	}
+	return os.WriteFile(out, []byte(report), 0o644)
+}

@@ -165,6 +165,8 @@ func Report(outs []Outcome, corpora []*Corpus, command string) string {
 	return b.String()
 }
 
-func frac(n, d int) string { return fmt.Sprintf("%d/%d (%.0f%%)", n, d, 100*float64(n)/float64(max(d, 1))) }
+func frac(n, d int) string {
+	return fmt.Sprintf("%d/%d (%.0f%%)", n, d, 100*float64(n)/float64(max(d, 1)))
+}
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -292,19 +292,24 @@ func (ix *Index) answer(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefS
 	if err != nil {
 		return nil, nil, err
 	}
-	ranked := ix.rank(h, limit)
-	res := &QueryResult{Handles: []Handle{}, TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
-	if len(ranked) > limit {
-		ranked = ranked[:limit]
+	var rs []ranked
+	if e.Op == dsl.Grep {
+		rs = ix.diversify(ix.rank(h, limit*perFileFirst*2), limit)
+	} else {
+		rs = ix.rank(h, limit)
 	}
-	res.Truncated = res.TotalMatches > len(ranked)
+	res := &QueryResult{Handles: []Handle{}, TotalMatches: max(h.count(), len(h.score)), Generation: ix.gen.Load(), PendingFiles: pending, Note: h.note}
+	if len(rs) > limit {
+		rs = rs[:limit]
+	}
+	res.Truncated = res.TotalMatches > len(rs)
 	fc := ix.newFileCache()
-	docs := make([]uint32, len(ranked))
-	for i, r := range ranked {
+	docs := make([]uint32, len(rs))
+	for i, r := range rs {
 		docs[i] = r.doc
 	}
 	changed := ix.changedFiles(docs, fc)
-	for _, r := range ranked {
+	for _, r := range rs {
 		res.Handles = append(res.Handles, ix.handle(r.doc, fc))
 	}
 	for i := range res.Handles {
@@ -372,4 +377,28 @@ func (ix *Index) autoExpand(res *QueryResult, budget int, fc *fileCache) {
 	if len(res.ExpandedHandleIDs) < len(res.Handles) {
 		res.ExpandNote = "Results exceed expand_budget. Expand specific handles."
 	}
+}
+
+// perFileFirst is how many handles of one file a text search shows before
+// the other files' best: a question is answered by a file, and the first
+// page should offer several.
+const perFileFirst = 2
+
+// diversify reorders a ranked list so that no file has more than
+// perFileFirst of the first limit entries while other files have
+// matches; the handles left out follow in their order.
+func (ix *Index) diversify(rs []ranked, limit int) []ranked {
+	out := make([]ranked, 0, len(rs))
+	var rest []ranked
+	per := map[*fileEntry]int{}
+	for _, r := range rs {
+		f := ix.docs[r.doc].file
+		if per[f] < perFileFirst && len(out) < limit {
+			per[f]++
+			out = append(out, r)
+			continue
+		}
+		rest = append(rest, r)
+	}
+	return append(out, rest...)
 }

@@ -226,12 +226,13 @@ func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*
 }
 
 // textHits runs a ranked text search. A doc's score is its BM25 over the
-// words it contains times the square of its coverage, the share of the
-// query's idf those words carry (a word the index does not know weighs
-// as much as an average known word): a handle with every word leads, and one with the rare words
-// of a question outranks one with only its common words. Docs below half
-// the coverage are dropped; partial is true when no doc has every word.
-// The best candidates then get the priors only a code index has: a path
+// words it contains times the square of its coverage, the mean of the
+// share of the query's idf those words carry (a word the index does not
+// know weighs as much as an average known word) and the share of its
+// words: a handle with every word leads, and one with the rare words
+// of a question outranks one with only its common words. Docs with less
+// than half the coverage and half the words are dropped; partial is true
+// when no doc has every word. The best candidates then get the priors only a code index has: a path
 // that names the query's words (compress/gzip for "gzip header") lifts a
 // doc, a test file sinks unless the query asks about tests.
 func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) (h *hits, partial bool) {
@@ -279,8 +280,12 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 				cov += wIDF[i]
 			}
 		}
-		cov /= total
-		if cov >= 0.5 {
+		// The idf share, softened by the plain share of words: a rare
+		// word the answer does not use ("lightweight DOM") must not sink
+		// the handles that have the others.
+		count := float64(popcount(a.mask[d])) / float64(len(words))
+		cov = (cov/total + count) / 2
+		if cov >= 0.5 || count >= 0.5 {
 			h.score[d] = a.score[d] * cov * cov
 			if h.cover == nil {
 				h.cover = map[uint32]float64{}

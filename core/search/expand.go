@@ -49,15 +49,23 @@ type ExpandResult struct {
 // MaxExpand bounds how many handles one call expands.
 const MaxExpand = 100
 
-// Text renders the result as plain text: "// <id>" then the
-// content, one block per handle; failures follow as comments.
+// Text renders the result as plain text: a header line ("// <id>
+// path:from-to node_type, N tokens", and why the content changed when it
+// did) then the content, one block per handle; failures follow as
+// comments.
 func (r *ExpandResult) Text() string {
 	var b strings.Builder
 	for i, c := range r.Contents {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "// %s\n%s", c.HandleID, c.Content)
+		fmt.Fprintf(&b, "// %s %s:%d-%d %s, %d tokens", c.HandleID, c.FilePath, c.LineRange[0], c.LineRange[1], c.NodeType, c.TokenCount)
+		if c.Note != "" {
+			fmt.Fprintf(&b, " (%s)", c.Note)
+		} else if c.Changed {
+			b.WriteString(" (changed since it was handed out)")
+		}
+		fmt.Fprintf(&b, "\n%s", c.Content)
 		if !strings.HasSuffix(c.Content, "\n") {
 			b.WriteString("\n")
 		}

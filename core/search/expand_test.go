@@ -28,7 +28,8 @@ func TestExpand(t *testing.T) {
 		t.Errorf("failures: %s", mustJSON(t, r.Failed))
 	}
 	text := r.Text()
-	if !strings.HasPrefix(text, "// "+a.ID+"\n    def validate") || !strings.Contains(text, "\n// "+b.ID+"\n## Usage") ||
+	if !strings.HasPrefix(text, "// "+a.ID+" auth/auth.py:11-12 method, 19 tokens\n    def validate") ||
+		!strings.Contains(text, "\n// "+b.ID+" docs/README.md:17-20 section, 16 tokens\n## Usage") ||
 		!strings.Contains(text, "// "+unknown+": HandleNotFound") {
 		t.Errorf("text form:\n%s", text)
 	}

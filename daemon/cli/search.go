@@ -95,7 +95,7 @@ func runQuery(c *ctx, args []string) error {
 		return fmt.Errorf("decode answer: %w", err)
 	}
 	for _, h := range res.Handles {
-		fmt.Fprintf(c.stdout, "%s  %s:%d-%d  %s  %d tok  %s\n", h.ID, h.FilePath, h.LineRange[0], h.LineRange[1], h.NodeType, h.TokenCount, h.Preview)
+		fmt.Fprintf(c.stdout, "%s  %s:%d-%d  %s  %d tok  %s\n", h.ID, h.FilePath, h.LineRange[0], h.LineRange[1], kindSymbol(h.NodeType, h.Symbol), h.TokenCount, h.Preview)
 	}
 	for _, r := range res.RefHandles {
 		fmt.Fprintf(c.stdout, "  %s  %s:%d  %s %s\n", r.RefType, r.FilePath, r.LineRange[0], r.Name, r.Preview)
@@ -104,7 +104,11 @@ func runQuery(c *ctx, args []string) error {
 	if res.Truncated {
 		more = " (truncated: narrow the query or raise --limit)"
 	}
-	fmt.Fprintf(c.stdout, "%d of %d matches, %d tokens to expand them all%s\n", len(res.Handles), res.TotalMatches, res.TotalTokens, more)
+	if len(res.Handles) == 0 {
+		fmt.Fprintf(c.stdout, "no match for %s in %s; try other or fewer words, or --symbol NAME\n", describeQuery(q), sf.root)
+	} else {
+		fmt.Fprintf(c.stdout, "%d of %d matches, %d tokens to expand them all%s\n", len(res.Handles), res.TotalMatches, res.TotalTokens, more)
+	}
 	if res.Note != "" {
 		fmt.Fprintln(c.stdout, res.Note)
 	}
@@ -138,7 +142,10 @@ func runPack(c *ctx, args []string) error {
 		return fmt.Errorf("decode answer: %w", err)
 	}
 	for _, h := range p.Handles {
-		fmt.Fprintf(c.stdout, "%s  %s:%d-%d  %s  %d tok  score %.2f\n", h.ID, h.FilePath, h.LineRange[0], h.LineRange[1], h.NodeType, h.TokenCount, h.Score)
+		fmt.Fprintf(c.stdout, "%s  %s:%d-%d  %s  %d tok  score %.2f\n", h.ID, h.FilePath, h.LineRange[0], h.LineRange[1], kindSymbol(h.NodeType, h.Symbol), h.TokenCount, h.Score)
+	}
+	if len(p.Handles) == 0 {
+		fmt.Fprintf(c.stdout, "no match for %s in %s\n", describeQuery(req.QueryParams), sf.root)
 	}
 	g := p.Guidance
 	fmt.Fprintf(c.stdout, "guidance: %s (confidence %.2f, %s); expand first: %s\n%s\n", g.RecommendedAction, g.Confidence, g.ConfidenceBand,
@@ -172,4 +179,36 @@ func runExpand(c *ctx, args []string) error {
 	}
 	fmt.Fprint(c.stdout, res.Text())
 	return nil
+}
+
+// kindSymbol is a handle's node type and, when it has one, its symbol:
+// "function Server.Serve".
+func kindSymbol(nodeType, symbol string) string {
+	if symbol == "" {
+		return nodeType
+	}
+	return nodeType + " " + symbol
+}
+
+// describeQuery says what a query searched for, for an empty answer.
+func describeQuery(q search.QueryParams) string {
+	var parts []string
+	add := func(what, v string) {
+		if v != "" {
+			parts = append(parts, fmt.Sprintf("%s %q", what, v))
+		}
+	}
+	add("the words", q.Pattern)
+	if len(q.Patterns) > 0 {
+		add("the patterns", strings.Join(q.Patterns, ", "))
+	}
+	add("the symbol", q.Symbol)
+	add("the section", q.Section)
+	add("members of", q.Parent)
+	add("the query", q.Query)
+	add("files matching", q.Glob)
+	if len(parts) == 0 {
+		return "the query"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -102,6 +102,13 @@ mutation:
 mutation-refresh:
     go run ./internal/mutation/cmd/ccd-mutation --refresh --out MUTATION.md
 
+# Ask ccd's retrieval the 182 questions of testdata/retrieval/questions.tsv
+# over GOROOT/src and the Python stdlib (gold: the file that implements
+# the answer) beside a keyword grep loop, and write RETRIEVAL.md: recall@1,
+# recall@8, MRR and latency (internal/retrieval; about 2 minutes).
+retrieval:
+    go run ./internal/retrieval/cmd/ccd-retrieval --out RETRIEVAL.md
+
 # Score ccd's call edges against independent call graphs (Go: go/ssa and
 # VTA; Python: jedi; JS/TS: the TypeScript checker) on three or more real
 # packages per language, fetched with go mod download, npm pack and the

@@ -28,7 +28,8 @@ func (ix *Index) commit(pf *prepared) {
 		}
 		ix.removeFile(old, keep)
 	}
-	f := &fileEntry{path: pf.path, lang: pf.lang, hash: pf.hash, size: pf.size, lines: pf.lines, indexed: time.Now(), defsSig: pf.defsSig}
+	f := &fileEntry{path: pf.path, lang: pf.lang, hash: pf.hash, size: pf.size, lines: pf.lines, indexed: time.Now(), defsSig: pf.defsSig,
+		pathStems: pathStems(pf.path)}
 	f.docs = make([]uint32, len(pf.docs))
 	for i := range pf.docs {
 		d := pf.docs[i]
@@ -67,6 +68,9 @@ func (ix *Index) commit(pf *prepared) {
 		}
 	}
 	ix.files[pf.path] = f
+	for _, st := range f.pathStems {
+		ix.byPathStem[st] = append(ix.byPathStem[st], f)
+	}
 	ix.touch()
 }
 
@@ -112,6 +116,20 @@ func (ix *Index) removeFile(f *fileEntry, keep map[string]bool) {
 		ix.freeDocs = append(ix.freeDocs, n)
 	}
 	delete(ix.files, f.path)
+	for _, st := range f.pathStems {
+		fs := ix.byPathStem[st]
+		for i, g := range fs {
+			if g == f {
+				fs = append(fs[:i], fs[i+1:]...)
+				break
+			}
+		}
+		if len(fs) == 0 {
+			delete(ix.byPathStem, st)
+		} else {
+			ix.byPathStem[st] = fs
+		}
+	}
 }
 
 func dropFrom(m map[string][]uint32, k string, n uint32) {

@@ -69,15 +69,17 @@ type Index struct {
 	byParent map[string][]uint32 // lowercased parent name → members
 	dict     map[string]uint32   // term → term number
 	byStem   map[string][]uint32 // first two bytes of a term → term numbers, for prefix queries
-	terms    []termEntry
-	freeTerm []uint32
-	nDocs    int            // searchable docs (all but file handles)
-	fieldLen [nFields]int64 // total terms per field over searchable docs
-	tombs    tombstones     // recently removed handles, for expand
-	gen      atomic.Uint64  // bumped by every change
-	last     atomic.Int64   // unix nanoseconds of the last change
-	fill     filler         // background indexing state
-	stats    struct{ binary atomic.Int64 }
+	// byPathStem maps a light stem to the files whose path names it.
+	byPathStem map[string][]*fileEntry
+	terms      []termEntry
+	freeTerm   []uint32
+	nDocs      int            // searchable docs (all but file handles)
+	fieldLen   [nFields]int64 // total terms per field over searchable docs
+	tombs      tombstones     // recently removed handles, for expand
+	gen        atomic.Uint64  // bumped by every change
+	last       atomic.Int64   // unix nanoseconds of the last change
+	fill       filler         // background indexing state
+	stats      struct{ binary atomic.Int64 }
 }
 
 // New returns an empty index that reads nothing on its own.
@@ -101,13 +103,14 @@ func NewWithOptions(o Options) *Index {
 		o.Workers = 1
 	}
 	ix := &Index{
-		opts:     o,
-		files:    map[string]*fileEntry{},
-		byID:     map[string]uint32{},
-		byName:   map[string][]uint32{},
-		byParent: map[string][]uint32{},
-		dict:     map[string]uint32{},
-		byStem:   map[string][]uint32{},
+		opts:       o,
+		files:      map[string]*fileEntry{},
+		byID:       map[string]uint32{},
+		byName:     map[string][]uint32{},
+		byParent:   map[string][]uint32{},
+		dict:       map[string]uint32{},
+		byStem:     map[string][]uint32{},
+		byPathStem: map[string][]*fileEntry{},
 	}
 	ix.tombs.init(tombstoneCap)
 	ix.fill.init()
@@ -125,6 +128,10 @@ type fileEntry struct {
 	terms   []uint32 // term numbers the file's handles have postings under
 	indexed time.Time
 	defsSig uint64 // of the language and definitions the handles came from
+	// pathStems are the light stems of the path's words and their parts
+	// (net/http/cookie_test.go: net, http, cooki, test, go), for text
+	// searches that count the path as part of a handle.
+	pathStems []string
 	// verified is the size and modification time the file had when its
 	// content was last seen to match hash (nil: never checked).
 	verified atomic.Pointer[stamp]

@@ -232,9 +232,13 @@ const (
 //     lookup was structural, which matches names by construction), else 0;
 //   - focus: how concentrated the strong matches are. m counts matches
 //     scoring at least half of s1; focus is 1 for m ≤ 3, 0.5 for m ≤ 8 and
-//     0.2 beyond.
+//     0.2 beyond;
+//   - lead: how far the best file is ahead of the next: with s' the best
+//     score of another file, lead = min(1, (s1 - s')/(s1/4)) (1 when no
+//     other file matches), so a near tie between two files is no answer.
 //
-// confidence = coverage × (0.2 + 0.4·name hit + 0.4·focus), in [0, 1].
+// confidence = coverage × (0.2 + 0.4·name hit + 0.4·focus) × (0.75 +
+// 0.25·lead), in [0, 1].
 // High (≥ 0.75): stop querying, expand the top min(m, 2) handles, no more
 // queries. Medium (≥ 0.5): stop querying, expand up to min(m, 3), at most
 // one more query. Low: refine the query (at most two more), expand at most
@@ -266,7 +270,18 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 		return g
 	}
 	coverage, nameHit := ix.topSignals(e, best, h)
-	g.Confidence = round3(coverage * (0.2 + 0.4*nameHit + 0.4*focus))
+	lead := 1.0
+	if s1 > 0 {
+		top := ix.docs[best].file
+		other := 0.0
+		for n, s := range h.score {
+			if ix.docs[n].file != top && s > other {
+				other = s
+			}
+		}
+		lead = min(1, max(0, (s1-other)/(s1/4)))
+	}
+	g.Confidence = round3(coverage * (0.2 + 0.4*nameHit + 0.4*focus) * (0.75 + 0.25*lead))
 	sel := len(p.Handles)
 	var why []string
 	if coverage < 1 {
@@ -277,6 +292,9 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 	}
 	if focus < 1 {
 		why = append(why, fmt.Sprintf("%d matches score about as high as the best", m))
+	}
+	if lead < 1 {
+		why = append(why, "another file scores nearly as high")
 	}
 	label := p.Handles[0].FilePath
 	if sym := p.Handles[0].Symbol; sym != "" {

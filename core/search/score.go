@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"path"
 	"strings"
 	"sync"
 
@@ -267,23 +268,42 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	if len(words) == maxWords {
 		full = ^uint64(0)
 	}
+	// The path is part of every handle of its file: io/io.go's ReadFull
+	// answers "io.ReadFull" though its body never says io.
+	stems := queryStems(words)
+	if len(words) > 1 {
+		byFile := map[*fileEntry]uint64{}
+		for i, st := range stems {
+			for _, f := range ix.byPathStem[st] {
+				byFile[f] |= 1 << uint(i)
+			}
+		}
+		for f, m := range byFile {
+			for _, d := range f.docs {
+				if a.score[d] != 0 {
+					a.mask[d] |= m
+				}
+			}
+		}
+	}
 	complete := false
 	for _, d := range a.touched {
-		if a.mask[d] == full {
+		mask := a.mask[d]
+		if mask == full {
 			h.score[d] = a.score[d]
 			complete = true
 			continue
 		}
 		cov := 0.0
 		for i := range words {
-			if a.mask[d]&(1<<uint(i)) != 0 {
+			if mask&(1<<uint(i)) != 0 {
 				cov += wIDF[i]
 			}
 		}
 		// The idf share, softened by the plain share of words: a rare
 		// word the answer does not use ("lightweight DOM") must not sink
 		// the handles that have the others.
-		count := float64(popcount(a.mask[d])) / float64(len(words))
+		count := float64(popcount(mask)) / float64(len(words))
 		cov = (cov/total + count) / 2
 		if cov >= 0.5 || count >= 0.5 {
 			h.score[d] = a.score[d] * cov * cov
@@ -313,11 +333,10 @@ const (
 // a one-word query also lifts the definitions of that very name
 // (ParseCIDR's definition above the tests and comments that mention it).
 func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
-	stems := make([]string, len(words))
+	stems := queryStems(words)
 	aboutTests := false
-	for i, w := range words {
-		stems[i] = lightStem(strings.TrimSuffix(w.text, "*"))
-		aboutTests = aboutTests || stems[i] == "test"
+	for _, s := range stems {
+		aboutTests = aboutTests || s == "test"
 	}
 	cands := h.score
 	if len(h.score) > priorCandidates {
@@ -326,7 +345,16 @@ func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
 			cands[r.doc] = r.score
 		}
 	}
-	ident := len(words) == 1 && !strings.ContainsAny(pattern, " \t*")
+	// A one-identifier query, maybe qualified by its package or type
+	// (io.ReadFull, Server.Serve).
+	ident := !strings.ContainsAny(pattern, " \t*") && len(pattern) > 0
+	name, qual := pattern, ""
+	if i := strings.LastIndexByte(pattern, '.'); i > 0 && i < len(pattern)-1 {
+		name, qual = pattern[i+1:], pattern[:i]
+		if j := strings.LastIndexAny(qual, "./"); j >= 0 {
+			qual = qual[j+1:]
+		}
+	}
 	byFile := map[*fileEntry]float64{}
 	for d := range cands {
 		doc := &ix.docs[d]
@@ -335,18 +363,18 @@ func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
 		if !ok {
 			factor = 1
 			if len(words) >= 2 {
-				factor += pathBoost * pathShare(f.path, stems)
+				factor += pathBoost * float64(popcount(pathMask(f, stems))) / float64(len(stems))
 			}
 			if !aboutTests && isTestPath(f.path) {
 				factor *= textTestPenalty
 			}
 			byFile[f] = factor
 		}
-		if ident && doc.typ.isDef() {
+		if ident && doc.typ.isDef() && (qual == "" || qual == doc.parent || qual == path.Base(path.Dir(f.path))) {
 			switch {
-			case doc.name == pattern:
+			case doc.name == name:
 				factor *= exactNameBoost
-			case strings.EqualFold(doc.name, pattern):
+			case strings.EqualFold(doc.name, name):
 				factor *= foldNameBoost
 			}
 		}
@@ -365,24 +393,46 @@ func isTestPath(p string) bool {
 	return strings.Contains(dirs, "/test/") || strings.Contains(dirs, "/tests/") || strings.Contains(dirs, "/testdata/")
 }
 
-// pathShare is the share of stems that name a directory or the file
-// (whole, or a part of a compound name: http in httputil).
-func pathShare(p string, stems []string) float64 {
-	if len(stems) == 0 {
-		return 0
+// queryStems are the light stems of a text query's words.
+func queryStems(words []qword) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = lightStem(strings.TrimSuffix(w.text, "*"))
 	}
-	var segs []string
-	terms.Each([]byte(p), func(t []byte, whole bool) { segs = append(segs, lightStem(string(t))) })
-	hit := 0
-	for _, s := range stems {
-		for _, seg := range segs {
-			if seg == s {
-				hit++
+	return out
+}
+
+// pathStems are the distinct light stems of a path's terms, its file
+// extension left out (every Go file would name "go").
+func pathStems(p string) []string {
+	var out []string
+	if ext := path.Ext(p); ext != "" && !strings.Contains(ext, "/") {
+		p = strings.TrimSuffix(p, ext)
+	}
+	terms.Each([]byte(p), func(t []byte, whole bool) {
+		st := lightStem(string(t))
+		for _, o := range out {
+			if o == st {
+				return
+			}
+		}
+		out = append(out, st)
+	})
+	return out
+}
+
+// pathMask has bit i set when the file's path names query word i.
+func pathMask(f *fileEntry, stems []string) uint64 {
+	var m uint64
+	for i, s := range stems {
+		for _, p := range f.pathStems {
+			if p == s {
+				m |= 1 << uint(i)
 				break
 			}
 		}
 	}
-	return float64(hit) / float64(len(stems))
+	return m
 }
 
 func popcount(x uint64) int {

@@ -28,3 +28,31 @@ func TestLightStem(t *testing.T) {
 		}
 	}
 }
+
+func TestRankingPriors(t *testing.T) {
+	fx := build(t, unpack(t, "ranking.txtar"))
+	for _, c := range []struct {
+		pattern, first string
+		within         int
+	}{
+		{"io.ReadFull", "io/io.go", 1},
+		{"ReadFull", "io/io.go", 1},
+		// The xcoff parser names two of the words; the gzip path lifts
+		// gunzip.go beside it.
+		{"parse gzip member header", "compress/gzip/gunzip.go", 2},
+		{"how are cookies parsed from a request header", "net/http/cookie.go", 1},
+		{"tests parsing cookies", "net/http/cookie_test.go", 1},
+	} {
+		r, err := fx.ix.Query(QueryParams{Pattern: c.pattern}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for i := 0; i < c.within && i < len(r.Handles); i++ {
+			found = found || r.Handles[i].FilePath == c.first
+		}
+		if !found {
+			t.Errorf("%q: got %v, want %s within the first %d", c.pattern, labels(r.Handles), c.first, c.within)
+		}
+	}
+}

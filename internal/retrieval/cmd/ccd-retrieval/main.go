@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/ccd-dev/ccd/core/search"
 	"github.com/ccd-dev/ccd/internal/retrieval"
 )
 
@@ -20,11 +21,57 @@ func main() {
 	out := flag.String("out", "RETRIEVAL.md", "report file (- for stdout)")
 	only := flag.String("only", "", "go or py: one corpus only")
 	verbose := flag.Bool("v", false, "print every answer")
+	packs := flag.String("pack", "", "instead: print the evidence-pack guidance of these ;-separated questions (with -only)")
 	flag.Parse()
+	if *packs != "" {
+		if err := guidance(*only, strings.Split(*packs, ";")); err != nil {
+			fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*questions, *out, *only, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
 		os.Exit(1)
 	}
+}
+
+// corpusRoots are the corpora by question-file name: GOROOT/src and
+// the Python stdlib of python3.
+func corpusRoots() map[string][2]string {
+	roots := map[string][2]string{"go": {"GOROOT/src", filepath.Join(runtime.GOROOT(), "src")}}
+	if py, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
+		roots["py"] = [2]string{"Python stdlib", strings.TrimSpace(string(py))}
+	}
+	return roots
+}
+
+// guidance prints what an evidence pack advises for each question.
+func guidance(only string, qs []string) error {
+	if only == "" {
+		only = "go"
+	}
+	r, ok := corpusRoots()[only]
+	if !ok {
+		return fmt.Errorf("no corpus %q", only)
+	}
+	c, err := retrieval.Load(r[0], r[1])
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		p, err := c.Index.EvidencePack(search.PackRequest{QueryParams: search.QueryParams{Pattern: q}}, nil, search.GraphRefs(c.Graph))
+		if err != nil {
+			return err
+		}
+		g := p.Guidance
+		first := ""
+		if len(p.Handles) > 0 {
+			first = p.Handles[0].FilePath + " " + p.Handles[0].Symbol
+		}
+		fmt.Printf("%-45s %-8s %.2f %-20s %s\n   %s\n", q, g.ConfidenceBand, g.Confidence, g.RecommendedAction, first, g.NextStep)
+	}
+	return nil
 }
 
 func run(questions, out, only string, verbose bool) error {
@@ -32,10 +79,7 @@ func run(questions, out, only string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	roots := map[string][2]string{"go": {"GOROOT/src", filepath.Join(runtime.GOROOT(), "src")}}
-	if py, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output(); err == nil {
-		roots["py"] = [2]string{"Python stdlib", strings.TrimSpace(string(py))}
-	}
+	roots := corpusRoots()
 	var corpora []*retrieval.Corpus
 	var outs []retrieval.Outcome
 	for _, name := range []string{"go", "py"} {

@@ -233,12 +233,14 @@ const (
 //   - focus: how concentrated the strong matches are. m counts matches
 //     scoring at least half of s1; focus is 1 for m ≤ 3, 0.5 for m ≤ 8 and
 //     0.2 beyond;
-//   - lead: how far the best file is ahead of the next: with s' the best
-//     score of another file, lead = min(1, (s1 - s')/(s1/4)) (1 when no
-//     other file matches), so a near tie between two files is no answer.
+//   - lead: among few strong matches (focus 1), how far the best file is
+//     ahead of the next: with s' the best score of another file, lead =
+//     min(1, (s1 - s')/(s1/4)) (1 when no other file matches, or focus
+//     is below 1), so a near tie between two files is no answer.
 //
-// confidence = coverage × (0.2 + 0.4·name hit + 0.4·focus) × (0.75 +
-// 0.25·lead), in [0, 1].
+// confidence = coverage × (0.2 + 0.4·name hit + 0.4·focus) × (0.6 +
+// 0.4·lead), times 0.7 when the best handle is in a test file and the
+// query does not ask about tests; in [0, 1].
 // High (≥ 0.75): stop querying, expand the top min(m, 2) handles, no more
 // queries. Medium (≥ 0.5): stop querying, expand up to min(m, 3), at most
 // one more query. Low: refine the query (at most two more), expand at most
@@ -271,7 +273,8 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 	}
 	coverage, nameHit := ix.topSignals(e, best, h)
 	lead := 1.0
-	if s1 > 0 {
+	if s1 > 0 && focus == 1 {
+		// (When many handles score high, focus has said so already.)
 		top := ix.docs[best].file
 		other := 0.0
 		for n, s := range h.score {
@@ -281,7 +284,12 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 		}
 		lead = min(1, max(0, (s1-other)/(s1/4)))
 	}
-	g.Confidence = round3(coverage * (0.2 + 0.4*nameHit + 0.4*focus) * (0.75 + 0.25*lead))
+	conf := coverage * (0.2 + 0.4*nameHit + 0.4*focus) * (0.6 + 0.4*lead)
+	inTests := isTestPath(ix.docs[best].file.path) && !asksAboutTests(e)
+	if inTests {
+		conf *= 0.7
+	}
+	g.Confidence = round3(conf)
 	sel := len(p.Handles)
 	var why []string
 	if coverage < 1 {
@@ -295,6 +303,9 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 	}
 	if lead < 1 {
 		why = append(why, "another file scores nearly as high")
+	}
+	if inTests {
+		why = append(why, "the best match is in a test file")
 	}
 	label := p.Handles[0].FilePath
 	if sym := p.Handles[0].Symbol; sym != "" {
@@ -324,6 +335,16 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 			strings.Join(why, "; "))
 	}
 	return g
+}
+
+// asksAboutTests reports whether a query's words ask about tests.
+func asksAboutTests(e *dsl.Expr) bool {
+	for _, w := range exprWords(e) {
+		if lightStem(w) == "test" {
+			return true
+		}
+	}
+	return false
 }
 
 // topSignals returns the coverage and name-hit signals of the best doc.

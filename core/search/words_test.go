@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLightStem(t *testing.T) {
 	groups := [][]string{
@@ -53,6 +56,30 @@ func TestRankingPriors(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: got %v, want %s within the first %d", c.pattern, labels(r.Handles), c.first, c.within)
+		}
+	}
+}
+
+// A pack is less sure when its best handle sits in a test file the query
+// did not ask about, or when another file scores nearly as high.
+func TestGuidanceDoubts(t *testing.T) {
+	fx := build(t, unpack(t, "ranking.txtar"))
+	for _, c := range []struct {
+		pattern string
+		band    string
+		why     string
+	}{
+		{"TestReadCookies", BandMedium, "test file"},
+		{"readCookies", BandHigh, ""},
+		{"header", BandMedium, "another file scores nearly as high"},
+	} {
+		p, err := fx.ix.EvidencePack(PackRequest{QueryParams: QueryParams{Pattern: c.pattern}}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := p.Guidance
+		if g.ConfidenceBand != c.band || (c.why != "" && !strings.Contains(g.NextStep, c.why)) {
+			t.Errorf("%q: %s %.2f: %s (want %s, %q)", c.pattern, g.ConfidenceBand, g.Confidence, g.NextStep, c.band, c.why)
 		}
 	}
 }

@@ -317,8 +317,19 @@ func TestRetrievalCLIAndHTTP(t *testing.T) {
 	}
 	id := strings.Fields(r.stdout)[0]
 	r = e.run(bins.ccd, nil, "expand", "--root", dir, id)
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "// "+id+"\n") {
-		t.Errorf("ccd expand %s: %+v", id, r)
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "// "+id+" ") || !strings.Contains(strings.SplitN(r.stdout, "\n", 2)[0], " tokens") {
+		t.Errorf("ccd expand %s: want a header with the path, lines and tokens: %+v", id, r)
+	}
+	// A Markdown file written while the daemon runs is found without a
+	// restart (the graph's update covers code files only).
+	writeFile(t, filepath.Join(dir, "docs", "NOTES.md"), []byte("# Notes\n\nThe zanzibarquux ledger keeps refunds.\n"))
+	waitFor(t, "a new Markdown file in the retrieval index", 20*time.Second, func() bool {
+		r := e.run(bins.ccd, nil, "query", "--root", dir, "zanzibarquux")
+		return r.code == 0 && strings.Contains(r.stdout, "docs/NOTES.md")
+	})
+	r = e.run(bins.ccd, nil, "query", "--root", dir, "qqqxxxnothing")
+	if r.code != 0 || !strings.Contains(r.stdout, `no match for the words "qqqxxxnothing"`) {
+		t.Errorf("an empty answer does not say what was searched: %+v", r)
 	}
 	r = e.run(bins.ccd, nil, "query", "--root", dir, "--symbol", "Cart.add", "--kind", "reference", "--json")
 	var res struct {

@@ -166,9 +166,7 @@ func textFiles(root string, cfg config.Config) []string {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		ext := strings.ToLower(path.Ext(rel))
-		base := strings.ToLower(path.Base(rel))
-		if !textExts[ext] && base != "dockerfile" && base != "makefile" && base != "readme" {
+		if !isTextFile(rel) {
 			return nil
 		}
 		if info, err := d.Info(); err != nil || info.Size() > cfg.MaxFileSize {
@@ -181,6 +179,45 @@ func textFiles(root string, cfg config.Config) []string {
 		return nil
 	})
 	return out
+}
+
+// isTextFile reports whether the retrieval index covers rel as a
+// documentation or configuration file.
+func isTextFile(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	return textExts[strings.ToLower(path.Ext(rel))] || base == "dockerfile" || base == "makefile" || base == "readme"
+}
+
+// syncSearchText brings the documentation and configuration files among
+// changed paths (a watcher's batch) up to date in ws's retrieval index:
+// the graph's update covers code files only, so a README written while
+// the daemon runs is found by the next query.
+func (r *registry) syncSearchText(ws *workspace, changed []string) {
+	ws.search.mu.Lock()
+	ix := ws.search.ix
+	ws.search.mu.Unlock()
+	if ix == nil {
+		return
+	}
+	for _, rel := range changed {
+		if !isTextFile(rel) {
+			continue
+		}
+		p := filepath.Join(ws.root, filepath.FromSlash(rel))
+		info, err := os.Stat(p)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
+			ix.Remove(rel)
+			continue
+		}
+		content, err := os.ReadFile(p)
+		if err != nil {
+			ix.Remove(rel)
+			continue
+		}
+		if err := ix.Update(rel, content, "", nil); err != nil {
+			r.log.Warn("search update", "root", ws.root, "path", rel, "err", err)
+		}
+	}
 }
 
 // Search serves the retrieval tools: the workspace holding root (added and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -138,6 +139,18 @@ func (w *watcher) addTree(rel string) {
 	}
 }
 
+// markTextFiles marks the documentation and configuration files already
+// in a new directory, which the update walk (code files only) would not
+// bring to the retrieval index.
+func (w *watcher) markTextFiles(rel string) {
+	for _, t := range textFiles(filepath.Join(w.ws.root, filepath.FromSlash(rel)), w.r.cfg) {
+		p := path.Join(rel, t)
+		if !w.excl.Excluded(w.ws.root, p, false, w.r.cfg.SkipDirs) {
+			w.mark(p, false)
+		}
+	}
+}
+
 func (w *watcher) close() {
 	select {
 	case <-w.pollStop:
@@ -200,8 +213,10 @@ func (w *watcher) events() {
 			if ev.Has(fsnotify.Create) {
 				if isDir {
 					// Watch the new directory at once, then let the update
-					// walk find whatever was written into it meanwhile.
+					// walk find whatever was written into it meanwhile
+					// (code files; the text files are marked here).
 					w.addTree(rel)
+					w.markTextFiles(rel)
 				}
 			}
 			w.mark(rel, false)
@@ -270,6 +285,7 @@ func (w *watcher) apply(since time.Time) {
 	w.pending, w.full, w.structural = map[string]bool{}, false, false
 	w.mu.Unlock()
 	w.r.update(w.ws, hint, full, fast, since)
+	w.r.syncSearchText(w.ws, hint)
 }
 
 // update brings ws up to date (also used for explicit refreshes). full

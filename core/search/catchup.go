@@ -14,8 +14,18 @@ import (
 	"github.com/ccd-dev/ccd/core/search/terms"
 )
 
+// Catch-up budgets: how long a query may grep the pending files, and how
+// long it may spend on grepping and indexing what it found together.
+// What does not fit is indexed next in the background, and the answer
+// says files are pending.
+const (
+	CatchUpGrepBudget  = 150 * time.Millisecond
+	CatchUpTotalBudget = 400 * time.Millisecond
+)
+
 // catchUp indexes the pending files a query needs before it runs: files
-// whose paths the query names and files that contain one of its words. It
+// whose paths the query names and files that contain its words, those
+// with the most of the words first, within the catch-up budgets. It
 // returns how many files remain pending and how long it took.
 func (ix *Index) catchUp(n needs) (int, time.Duration) {
 	pend := ix.fill.snapshot()
@@ -26,8 +36,12 @@ func (ix *Index) catchUp(n needs) (int, time.Duration) {
 	ix.fill.urgent.Add(1)
 	defer ix.fill.urgent.Add(-1)
 	// Grep the pending files in parallel (one goroutine per CPU).
+	type hit struct {
+		path  string
+		words int // how many of the query's words it holds; named files first
+	}
 	var (
-		hit  []string
+		hits []hit
 		mu   sync.Mutex
 		wg   sync.WaitGroup
 		next atomic.Int64
@@ -39,15 +53,17 @@ func (ix *Index) catchUp(n needs) (int, time.Duration) {
 			var buf []byte
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(pend) {
+				if i >= len(pend) || i%64 == 0 && time.Since(t0) > CatchUpGrepBudget {
 					return
 				}
 				p := pend[i]
 				if !n.pathOK(p) {
 					continue
 				}
-				ok := n.wantsPath(p)
-				if !ok && len(n.words) > 0 {
+				count := 0
+				if n.wantsPath(p) {
+					count = len(n.words) + 1
+				} else if len(n.words) > 0 {
 					content, err := ix.opts.Read(p)
 					if err != nil {
 						continue
@@ -55,30 +71,36 @@ func (ix *Index) catchUp(n needs) (int, time.Duration) {
 					buf = lowerASCII(buf, content)
 					for _, w := range n.words {
 						if bytes.Contains(buf, w) {
-							ok = true
-							break
+							count++
 						}
 					}
 				}
-				if ok {
+				if count > 0 {
 					mu.Lock()
-					hit = append(hit, p)
+					hits = append(hits, hit{p, count})
 					mu.Unlock()
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	sort.Strings(hit)
-	if len(hit) > CatchUpLimit {
-		ix.Prioritise(hit[CatchUpLimit:]...)
-		hit = hit[:CatchUpLimit]
-	}
-	for _, p := range hit {
-		if ix.fill.isPending(p) {
-			ix.indexPending(p)
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].words != hits[j].words {
+			return hits[i].words > hits[j].words
+		}
+		return hits[i].path < hits[j].path
+	})
+	var later []string
+	for i, h := range hits {
+		if i >= CatchUpLimit || time.Since(t0) > CatchUpTotalBudget {
+			later = append(later, h.path)
+			continue
+		}
+		if ix.fill.isPending(h.path) {
+			ix.indexPending(h.path)
 		}
 	}
+	ix.Prioritise(later...)
 	return ix.Pending(), time.Since(t0)
 }
 
@@ -162,7 +184,17 @@ func (ix *Index) needsOf(e *dsl.Expr, refs RefSource) needs {
 	walk = func(x *dsl.Expr) {
 		switch x.Op {
 		case dsl.Grep, dsl.Section:
-			for _, f := range strings.Fields(x.Strs[0]) {
+			fields := strings.Fields(x.Strs[0])
+			content := fields[:0:0]
+			for _, f := range fields {
+				if !stopWords[strings.ToLower(f)] {
+					content = append(content, f)
+				}
+			}
+			if len(content) > 0 {
+				fields = content // a question's function words point nowhere
+			}
+			for _, f := range fields {
 				for _, w := range terms.Words(f) {
 					word(w)
 				}

@@ -23,6 +23,24 @@ type Corpus struct {
 	Graph *graph.Graph
 	Files []File
 	Took  time.Duration // building the graph and the search index
+	facts map[string]*facts.File
+}
+
+// Filling starts a new search index over the corpus that fills in the
+// background, as a daemon's does after it starts: every file is pending
+// and a query indexes the ones it needs first.
+func (c *Corpus) Filling() (*search.Index, error) {
+	ix := search.NewWithOptions(search.Options{Root: c.Root, Parse: func(p string, content []byte) (string, []facts.Def, error) {
+		if f := c.facts[p]; f != nil {
+			return f.Lang, f.Defs, nil
+		}
+		return "", nil, nil
+	}})
+	paths := make([]string, len(c.Files))
+	for i, f := range c.Files {
+		paths[i] = f.Path
+	}
+	return ix, ix.Fill(paths)
 }
 
 // File is one text file of a corpus.
@@ -44,7 +62,7 @@ func Load(name, root string) (*Corpus, error) {
 	for _, f := range res.Files {
 		byPath[f.Path] = f
 	}
-	c := &Corpus{Name: name, Root: root, Graph: res.Graph}
+	c := &Corpus{Name: name, Root: root, Graph: res.Graph, facts: byPath}
 	c.Index = search.NewWithOptions(search.Options{Root: root})
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

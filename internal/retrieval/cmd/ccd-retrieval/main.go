@@ -82,6 +82,7 @@ func run(questions, out, only string, verbose bool) error {
 	roots := corpusRoots()
 	var corpora []*retrieval.Corpus
 	var outs []retrieval.Outcome
+	var fills []retrieval.FillingRun
 	for _, name := range []string{"go", "py"} {
 		r, ok := roots[name]
 		if !ok || (only != "" && only != name) {
@@ -110,8 +111,23 @@ func run(questions, out, only string, verbose bool) error {
 			}
 			outs = append(outs, o)
 		}
+		// The first 20 natural-language questions again, on an index
+		// that fills in the background.
+		var first []retrieval.Question
+		var complete []retrieval.Answer
+		for _, o := range outs {
+			if o.Q.Corpus == name && o.Q.Kind == "nl" && len(first) < 20 {
+				first = append(first, o.Q)
+				complete = append(complete, o.CCD)
+			}
+		}
+		answers, partial, err := retrieval.AskWhileFilling(c, first)
+		if err != nil {
+			return err
+		}
+		fills = append(fills, retrieval.FillingRun{Corpus: r[0], Filling: answers, Complete: complete, Partial: partial})
 	}
-	report := retrieval.Report(outs, corpora, "just retrieval")
+	report := retrieval.Report(outs, corpora, fills, "just retrieval")
 	if out == "-" {
 		_, err := os.Stdout.WriteString(report)
 		return err

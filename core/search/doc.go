@@ -60,10 +60,21 @@
 // 2.5 and 1, times the term's idf. Because each field saturates on its
 // own, one hit in a name outweighs any number of hits in a body: the
 // definition of ServeHTTP outranks a function that calls it seven times.
-// Every word of a pattern must match (a word ending in * is a prefix; a
-// compound word never seen whole is replaced by its parts); when no handle
-// has them all, handles with at least half of them are returned with their
-// score scaled by the square of the fraction matched, and a note says so.
+// A pattern's function words (how, the, where, find, code …) are left out
+// when other words remain, and each word also matches its common English
+// forms (package-internal lightStem: parsed, parses, parser ~ parse) at 0.7
+// of its weight; a word ending in * is a prefix; a compound word never seen
+// whole is replaced by its parts. A handle's score is multiplied by the
+// square of its coverage: the mean of the share of the pattern's idf and
+// the share of its words the handle holds, its file's path counting as
+// part of it (a word the index does not know weighs as much as an average
+// known one); handles with less than half of both are dropped, and a note
+// says when no handle has every word. The best 400 then get priors: ×(1 +
+// 0.6·share of the words the path names), ×0.5 in a test file (unless the
+// pattern asks about tests), and for a one-identifier pattern (optionally
+// qualified by package or type) ×2 for a definition of exactly that name,
+// ×1.5 for the name in another case. The first page of a text search shows
+// at most two handles of a file before the other files' best.
 // Symbol lookups score exact names (20), case-insensitive names (16),
 // identifier parts (8) and substrings (5), with definitions in test files
 // at 80%. Ties go to definitions, then sections, then path and line.
@@ -93,8 +104,11 @@
 // coverage (the fraction of query words the best handle contains), name
 // hit (the best handle's name contains a query word, or the lookup was by
 // name) and focus (1, 0.5 or 0.2 as the number m of matches scoring at
-// least half the best is ≤ 3, ≤ 8 or more). confidence = coverage ×
-// (0.2 + 0.4·name hit + 0.4·focus). High (≥ 0.75): stop querying, expand
+// least half the best is ≤ 3, ≤ 8 or more) and, when focus is 1, lead
+// (how far the best file is ahead of the next: min(1, gap/(best/4))).
+// confidence = coverage × (0.2 + 0.4·name hit + 0.4·focus) × (0.6 +
+// 0.4·lead), ×0.7 when the best handle is in a test file the query did
+// not ask about. High (≥ 0.75): stop querying, expand
 // min(m, 2) handles, no further queries. Medium (≥ 0.5): stop, expand up
 // to min(m, 3), at most one more query. Low: refine the query (at most two
 // more), expand at most one. expand_suggestion lists the best handles the

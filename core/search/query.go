@@ -13,10 +13,10 @@ import (
 // one of Pattern, Patterns, Symbol, Section, Parent or Query is needed;
 // when several are given a handle must satisfy all of them.
 type QueryParams struct {
-	// Pattern is a ranked full-text search: every word must occur (a word
-	// ending in * matches any term with that prefix); when no handle has
-	// them all, handles with at least half of them are returned, marked by
-	// a note.
+	// Pattern is a ranked full-text search, words or a plain-language
+	// question: handles are ranked by how much of it they hold (a word
+	// ending in * matches any term with that prefix); a note says when no
+	// handle holds every word (see the package doc, Ranking).
 	Pattern string `json:"pattern,omitempty"`
 	// Patterns are several text searches combined by Match.
 	Patterns []string `json:"patterns,omitempty"`

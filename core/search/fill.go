@@ -42,7 +42,13 @@ type filler struct {
 	// urgent counts queries catching up: background workers pause while
 	// it is non-zero, so the query gets the CPU.
 	urgent atomic.Int32
+	// filled counts files indexed since the last compaction.
+	filled int
 }
+
+// compactAfter is how many files a fill must have indexed for the index
+// to be compacted when it ends.
+const compactAfter = 1000
 
 func (f *filler) init() {
 	f.pending = map[string]bool{}
@@ -54,6 +60,7 @@ func (f *filler) done(p string) {
 	f.mu.Lock()
 	if f.pending[p] {
 		delete(f.pending, p)
+		f.filled++
 		if len(f.pending) == 0 {
 			f.queue, f.prio = nil, nil
 			f.cond.Broadcast()
@@ -186,7 +193,14 @@ func (ix *Index) fillWorker() {
 				continue
 			}
 			f.workers--
+			compact := f.workers == 0 && len(f.pending) == 0 && f.filled >= compactAfter
+			if compact {
+				f.filled = 0
+			}
 			f.mu.Unlock()
+			if compact {
+				ix.Compact()
+			}
 			return
 		}
 		ix.indexPending(p)
@@ -240,4 +254,30 @@ func (ix *Index) parse(p string, content []byte) (string, []facts.Def) {
 		return "", nil
 	}
 	return lang, defs
+}
+
+// compactChunk is how many terms Compact trims per hold of the write lock.
+const compactChunk = 8192
+
+// Compact gives back the slack of the postings lists: they grow by
+// appending, so after a large fill a list holds up to twice the room it
+// uses. Each list with more than a quarter spare is copied to its size, a
+// few thousand terms per hold of the write lock, so queries wait at most
+// a few milliseconds. It runs by itself when a fill of many files ends.
+func (ix *Index) Compact() {
+	for start := 0; ; start += compactChunk {
+		ix.mu.Lock()
+		if start >= len(ix.terms) {
+			ix.mu.Unlock()
+			return
+		}
+		end := min(start+compactChunk, len(ix.terms))
+		for i := start; i < end; i++ {
+			p := ix.terms[i].post
+			if n := len(p); cap(p) > n+n/4+4 {
+				ix.terms[i].post = append(make([]posting, 0, n), p...)
+			}
+		}
+		ix.mu.Unlock()
+	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -80,6 +81,28 @@ func TestGuidanceDoubts(t *testing.T) {
 		g := p.Guidance
 		if g.ConfidenceBand != c.band || (c.why != "" && !strings.Contains(g.NextStep, c.why)) {
 			t.Errorf("%q: %s %.2f: %s (want %s, %q)", c.pattern, g.ConfidenceBand, g.Confidence, g.NextStep, c.band, c.why)
+		}
+	}
+}
+
+func TestCompact(t *testing.T) {
+	ix := New()
+	for i := 0; i < 300; i++ {
+		ix.Update(fmt.Sprintf("f%03d.txt", i), []byte(fmt.Sprintf("shared words here and a unique%d word\n", i)), "", nil)
+	}
+	before, _ := ix.Query(QueryParams{Pattern: "shared words", Limit: 50}, nil)
+	size := ix.Status().IndexSizeBytes
+	ix.Compact()
+	after, _ := ix.Query(QueryParams{Pattern: "shared words", Limit: 50}, nil)
+	if fmt.Sprint(labels(before.Handles)) != fmt.Sprint(labels(after.Handles)) {
+		t.Errorf("Compact changed an answer:\n%v\n%v", labels(before.Handles), labels(after.Handles))
+	}
+	if now := ix.Status().IndexSizeBytes; now >= size {
+		t.Errorf("index size %d after Compact, %d before", now, size)
+	}
+	for i := range ix.terms {
+		if p := ix.terms[i].post; cap(p) > len(p)+len(p)/4+4 {
+			t.Fatalf("term %q: %d postings in room for %d", ix.terms[i].text, len(p), cap(p))
 		}
 	}
 }

@@ -23,7 +23,10 @@ type Corpus struct {
 	Graph *graph.Graph
 	Files []File
 	Took  time.Duration // building the graph and the search index
-	facts map[string]*facts.File
+	// Size is the search index's estimated memory before and after
+	// Compact.
+	Size, Compacted int64
+	facts           map[string]*facts.File
 }
 
 // Filling starts a new search index over the corpus that fills in the
@@ -97,6 +100,9 @@ func Load(name, root string) (*Corpus, error) {
 		return nil, err
 	}
 	c.Took = time.Since(t0)
+	c.Size = c.Index.Status().IndexSizeBytes
+	c.Index.Compact()
+	c.Compacted = c.Index.Status().IndexSizeBytes
 	return c, nil
 }
 

@@ -166,7 +166,8 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 		"files ranked by how many of the words they hold, then how often). A question counts when a gold file is among the "+
 		"files of the first %d results.\n\n", command, len(outs), Limit, Limit)
 	for _, c := range corpora {
-		fmt.Fprintf(&b, "- %s (`%s`): %d files indexed in %s.\n", c.Name, c.Root, len(c.Files), c.Took.Round(100*time.Millisecond))
+		fmt.Fprintf(&b, "- %s (`%s`): %d files indexed in %s; the search index takes %.0f MB, %.0f MB once compacted.\n", c.Name, c.Root,
+			len(c.Files), c.Took.Round(100*time.Millisecond), float64(c.Size)/(1<<20), float64(c.Compacted)/(1<<20))
 	}
 	b.WriteString("\n| corpus | kind | questions | ccd recall@1 | ccd recall@8 | ccd MRR | grep recall@1 | grep recall@8 | grep MRR | ccd p50 / p99 |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	groups := []struct{ corpus, kind string }{{"go", "nl"}, {"py", "nl"}, {"go", "symbol"}, {"py", "symbol"}, {"", ""}}

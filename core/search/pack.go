@@ -274,15 +274,16 @@ func (ix *Index) guide(e *dsl.Expr, s1 float64, h *hits, p *Pack) Guidance {
 	coverage, nameHit := ix.topSignals(e, best, h)
 	lead := 1.0
 	if s1 > 0 && focus == 1 {
-		// (When many handles score high, focus has said so already.)
-		top := ix.docs[best].file
-		other := 0.0
-		for n, s := range h.score {
-			if ix.docs[n].file != top && s > other {
-				other = s
+		// (When many handles score high, focus has said so already.) The
+		// pack's handles are best first with at most a few per file, so
+		// the first of another file is the next file's best; scores are
+		// relative to s1.
+		for _, ph := range p.Handles[1:] {
+			if ph.FilePath != p.Handles[0].FilePath {
+				lead = min(1, max(0, (1-ph.Score)/0.25))
+				break
 			}
 		}
-		lead = min(1, max(0, (s1-other)/(s1/4)))
 	}
 	conf := coverage * (0.2 + 0.4*nameHit + 0.4*focus) * (0.6 + 0.4*lead)
 	inTests := isTestPath(ix.docs[best].file.path) && !asksAboutTests(e)

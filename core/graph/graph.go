@@ -74,9 +74,13 @@ const (
 	Resolved
 	// LSP: confirmed by a language server.
 	LSP
+	// Precise: confirmed or found by a precise SCIP index (made by a
+	// compiler-grade indexer such as scip-go, scip-typescript or
+	// scip-python) of an unchanged file.
+	Precise
 )
 
-var confNames = [...]string{"", "name-match", "inferred", "resolved", "lsp"}
+var confNames = [...]string{"", "name-match", "inferred", "resolved", "lsp", "precise"}
 
 func (c Confidence) String() string {
 	if int(c) < len(confNames) {
@@ -92,7 +96,7 @@ func ParseConfidence(s string) (Confidence, error) {
 			return Confidence(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown confidence %q (want name-match, inferred, resolved or lsp)", s)
+	return 0, fmt.Errorf("unknown confidence %q (want name-match, inferred, resolved, lsp or precise)", s)
 }
 
 // Node is a module (file), class or function.

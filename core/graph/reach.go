@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -271,6 +272,14 @@ func (g *Graph) implements() map[int][]int {
 		}
 	})
 	return g.dispatch.m
+}
+
+// Implements returns the interface methods a Go method of a concrete
+// type implements, as far as the graph knows (method names covered, for
+// interfaces with few implementations), in node order.
+func (g *Graph) Implements(i int) []int {
+	m := g.implements()
+	return slices.Concat(m[i], g.dispatch.wide[i])
 }
 
 // constructorOf returns the constructor method of class c (Python

@@ -59,32 +59,11 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 		if lang == "" || (len(want) > 0 && !want[lang]) {
 			continue
 		}
-		nodes := g.InFile(f.Path)
-		if len(nodes) == 0 {
+		defNode, module, ok := CallerNodes(g, f)
+		if !ok {
 			continue
 		}
-		defNode := make([]int, len(f.Defs))
-		module := -1
-		for i := range defNode {
-			defNode[i] = -1
-		}
-		byQual := map[string][]int{}
-		for _, ni := range nodes {
-			n := g.Nodes[ni]
-			if n.Kind == graph.Module {
-				module = ni
-				continue
-			}
-			byQual[n.Qual] = append(byQual[n.Qual], ni)
-		}
 		lib := newLibraryFilter(g, f, module, r.names)
-		for di, d := range f.Defs {
-			for _, ni := range byQual[d.Qual] {
-				if g.Nodes[ni].StartLine == d.StartLine {
-					defNode[di] = ni
-				}
-			}
-		}
 		for _, c := range f.Calls {
 			caller := module
 			if c.Caller >= 0 && c.Caller < len(defNode) {
@@ -111,7 +90,7 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 				}
 			}
 			switch {
-			case best == graph.LSP:
+			case best >= graph.LSP:
 				continue
 			case best == 0 && !r.opt.Library && lib.library(c):
 				r.stats.Library++
@@ -134,6 +113,39 @@ func (r *refiner) candidates(files []*facts.File) []candidate {
 		}
 	}
 	return out
+}
+
+// CallerNodes maps a file's definitions to g's nodes (-1 for a
+// definition without one) and finds the file's module node (-1: none);
+// ok is false when g has no node in the file. A call's caller is
+// defNode[call.Caller], or the module for a call at top level.
+func CallerNodes(g *graph.Graph, f *facts.File) (defNode []int, module int, ok bool) {
+	nodes := g.InFile(f.Path)
+	if len(nodes) == 0 {
+		return nil, -1, false
+	}
+	defNode = make([]int, len(f.Defs))
+	module = -1
+	for i := range defNode {
+		defNode[i] = -1
+	}
+	byQual := map[string][]int{}
+	for _, ni := range nodes {
+		n := g.Nodes[ni]
+		if n.Kind == graph.Module {
+			module = ni
+			continue
+		}
+		byQual[n.Qual] = append(byQual[n.Qual], ni)
+	}
+	for di, d := range f.Defs {
+		for _, ni := range byQual[d.Qual] {
+			if g.Nodes[ni].StartLine == d.StartLine {
+				defNode[di] = ni
+			}
+		}
+	}
+	return defNode, module, true
 }
 
 func hasLine(lines []int, l int) bool {

@@ -153,3 +153,21 @@ func identAt(ls [][]byte, pos protocol.Position) string {
 	}
 	return string(line[i:j])
 }
+
+// SplitLines splits a file's text into lines without their terminators.
+func SplitLines(text []byte) [][]byte { return lines(text) }
+
+// FindWord returns the byte offsets of name as a whole word in line.
+func FindWord(line []byte, name string) []int { return findWord(line, name, 0) }
+
+// CallColumn finds the byte offset of a call's callee name on a line
+// (after the receiver, preferring an occurrence followed by an argument
+// list); ok is false when the name is not on the line.
+func CallColumn(line []byte, name, recv string) (int, bool) { return callColumn(line, name, recv) }
+
+// IsIdentByte reports whether b can be part of an identifier.
+func IsIdentByte(b byte) bool { return isIdent(b) }
+
+// ByteColUTF16 converts a column in UTF-16 code units to a byte offset in
+// line.
+func ByteColUTF16(line []byte, col uint32) int { return byteCol(line, col) }

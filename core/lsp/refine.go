@@ -288,7 +288,7 @@ func (r *refiner) result() *Refinement {
 				existing = e.Confidence
 			}
 		}
-		if existing == graph.LSP && hasEdgeLine(g, k) {
+		if existing >= graph.LSP && hasEdgeLine(g, k) {
 			continue
 		}
 		p := pair{k.from, k.to}

@@ -14,6 +14,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/scip"
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
@@ -36,7 +37,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{"export", "DIR [-o FILE] [-q] [--lsp=auto|off]", "write the graph of DIR as JSON (the documented export schema); --lsp=auto adds language-server refinement", runExport},
+		{"export", "DIR [--format json|scip] [-o FILE] [-q] [--lsp=auto|off] [--scip=auto|off|FILE]", "write the graph of DIR as JSON (the documented export schema) or as a SCIP index (--format scip, for Sourcegraph); --lsp=auto adds language-server refinement; --scip reads a precise SCIP index (DIR/index.scip by default)", runExport},
 		{"doctor", "[--json]", "per language: grammar, schema, language server (found, version, sessions, last error)", runDoctor},
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
@@ -189,6 +190,8 @@ func runExport(c *ctx, args []string) error {
 	out := fs.String("o", "", "output file (default: stdout)")
 	quiet := fs.Bool("q", false, "do not print the summary on stderr")
 	lspMode := fs.String("lsp", "off", "auto: refine call edges with the language servers found; off: tree-sitter only")
+	precise := fs.String("scip", "auto", "auto: confirm and add call edges from DIR/index.scip when a precise indexer (scip-go, scip-typescript, scip-python) wrote it; off; or the index file to read")
+	format := fs.String("format", "json", "json: ccd's export schema; scip: a SCIP index (protobuf) for Sourcegraph and scip tools")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -199,15 +202,36 @@ func runExport(c *ctx, args []string) error {
 	if *lspMode != "off" && *lspMode != "auto" {
 		return usageError{"--lsp must be auto or off"}
 	}
+	if *format != "json" && *format != "scip" {
+		return usageError{"--format must be json or scip"}
+	}
+	if *format == "scip" && *out == "" {
+		return usageError{"--format scip writes a binary index: name the file with -o (e.g. -o index.scip)"}
+	}
 	res, err := load(pos[0])
 	if err != nil {
 		return err
 	}
 	g := res.Graph
+	if g, err = importPrecise(c, res, *precise, *quiet); err != nil {
+		return err
+	}
 	if *lspMode == "auto" {
-		if g, err = refineExport(c, res, *quiet); err != nil {
+		if g, err = refineExport(c, res, g, *quiet); err != nil {
 			return err
 		}
+	}
+	if *format == "scip" {
+		st, err := scip.WriteFile(*out, res.Root, g, scip.ExportOptions{ToolVersion: wire.Version})
+		if err != nil {
+			return err
+		}
+		if !*quiet {
+			printSummary(c.stderr, res)
+			fmt.Fprintf(c.stderr, "scip: %s: %d documents, %d occurrences (%d definitions, %d references), %d symbols, %d relationships; %d sites without the name on their line\n",
+				*out, st.Documents, st.Occurrences, st.Definitions, st.References, st.Symbols, st.Relationships, st.Unplaced)
+		}
+		return nil
 	}
 	if *out == "" {
 		if err := g.WriteJSON(c.stdout); err != nil {

@@ -172,14 +172,14 @@ func orNone(dirs []string) string {
 
 // refineExport applies language-server refinement to an in-process index
 // (ccd export --lsp=auto) and reports what it did on stderr.
-func refineExport(c *ctx, res *index.Result, quiet bool) (*graph.Graph, error) {
+func refineExport(c *ctx, res *index.Result, g *graph.Graph, quiet bool) (*graph.Graph, error) {
 	specs, err := daemon.ServerTable()
 	if err != nil {
 		return nil, err
 	}
 	m := lsp.NewManager(lsp.Options{Servers: specs})
 	defer m.Close()
-	ref, err := lsp.Refine(context.Background(), m, res.Root, res.Graph, res.Files, lsp.RefineOptions{})
+	ref, err := lsp.Refine(context.Background(), m, res.Root, g, res.Files, lsp.RefineOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -192,5 +192,5 @@ func refineExport(c *ctx, res *index.Result, quiet bool) (*graph.Graph, error) {
 		fmt.Fprintf(c.stderr, "lsp: asked %d call sites, %d answered, %d edges added, %d confirmed, %d removed as wrong, in %s (%s)\n",
 			st.Asked, st.Answered, st.Added, st.Upgraded, st.Stale, st.Duration.Round(time.Millisecond), strings.Join(srv, "; "))
 	}
-	return lsp.Apply(res.Graph, ref), nil
+	return lsp.Apply(g, ref), nil
 }

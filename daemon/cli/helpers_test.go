@@ -246,7 +246,7 @@ func decodeExport(t testing.TB, data []byte) exportGraph {
 	return g
 }
 
-var confidences = map[string]bool{"name-match": true, "inferred": true, "resolved": true, "lsp": true}
+var confidences = map[string]bool{"name-match": true, "inferred": true, "resolved": true, "lsp": true, "precise": true}
 
 // checkExport checks an export against the documented schema and returns
 // the decoded graph. With root set, it also checks that every path names a
@@ -349,7 +349,7 @@ func checkExport(t testing.TB, data []byte, root string) exportGraph {
 			}
 		case "call", "import", "ref":
 			if e.Confidence == nil || !confidences[*e.Confidence] {
-				fail("%s %s -> %s: confidence %v not in name-match|inferred|resolved|lsp", e.Type, e.From, e.To, e.Confidence)
+				fail("%s %s -> %s: confidence %v not in name-match|inferred|resolved|lsp|precise", e.Type, e.From, e.To, e.Confidence)
 			}
 			if e.Type == "import" && (from.Kind != "module" || to.Kind != "module") {
 				fail("import %s -> %s: not between modules", e.From, e.To)

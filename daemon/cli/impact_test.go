@@ -413,7 +413,7 @@ func TestImpactUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"bad min-confidence", []string{"--root", dir, "total", "--min-confidence", "high"}, `unknown confidence "high" (want name-match, inferred, resolved or lsp)`},
+		{"bad min-confidence", []string{"--root", dir, "total", "--min-confidence", "high"}, `unknown confidence "high" (want name-match, inferred, resolved, lsp or precise)`},
 		{"negative depth", []string{"--root", dir, "total", "--depth", "-1"}, "--depth must be 0 (unlimited) or more"},
 		{"depth not a number", []string{"--root", dir, "total", "--depth", "two"}, `invalid value "two" for flag -depth`},
 		{"no symbol", []string{"--root", dir}, "want exactly one symbol"},

@@ -444,7 +444,7 @@ func (s *scorer) weakest(slice map[int]graph.Hit, t int) string {
 	if !ok {
 		return "not on a call path (interface dispatch, a class's table)"
 	}
-	weakest, ref := graph.LSP, false
+	weakest, ref := graph.Precise, false
 	for steps := 0; ok && steps < 1000; steps++ {
 		e := s.g.Edge(h.Edge)
 		if e.Confidence < weakest {

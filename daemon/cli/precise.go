@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/core/scip"
+)
+
+// importPrecise applies the workspace's precise SCIP index to its graph:
+// mode "off", "auto" (DIR/index.scip when there is one) or a file.
+func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.Graph, error) {
+	if mode == "off" {
+		return res.Graph, nil
+	}
+	file := mode
+	if mode == "auto" {
+		file = filepath.Join(res.Root, scip.DefaultIndex)
+		if _, err := os.Stat(file); err != nil {
+			return res.Graph, nil
+		}
+	}
+	p, err := scip.Load(res.Root, file)
+	if errors.Is(err, scip.ErrOwnIndex) && mode == "auto" {
+		if !quiet {
+			fmt.Fprintf(c.stderr, "scip: %s not used: %v\n", file, err)
+		}
+		return res.Graph, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ref, st := scip.Import(res.Root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(res.Root, p.Made)})
+	if !quiet {
+		fmt.Fprintf(c.stderr, "scip: %s (%s, made %s ago): %d of %d documents used (%d changed since); %d of %d sites found: %d confirmed, %d redirected, %d added, %d external, %d local values; %d edges, %d dropped; %s\n",
+			p.File, st.Tool, time.Since(p.Made).Round(time.Second), st.Used, st.Documents, st.Changed, st.Found, st.Sites,
+			st.Confirmed, st.Redirected, st.Added, st.External, st.Local, len(ref.Edges), len(ref.Stale), st.Duration.Round(time.Millisecond))
+	}
+	return lsp.Apply(res.Graph, ref), nil
+}

@@ -180,10 +180,10 @@ func firstDiff(got, want string) string {
 func TestExportNames(t *testing.T) {
 	for _, tc := range []struct {
 		fixture, file string
-		line        int    // 1-based
-		text        string // the occurrence's text
-		symbol      string
-		roles       int32
+		line          int    // 1-based
+		text          string // the occurrence's text
+		symbol        string
+		roles         int32
 	}{
 		{"go", "service/service.go", 22, "Save", "ccd gomod example.com/shop . store/`repo.go`/Repo#Save().", 0},
 		{"go", "service/service.go", 20, "Add", "ccd gomod example.com/shop . service/`service.go`/Service#Add().", scip.RoleDefinition},

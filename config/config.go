@@ -5,6 +5,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,7 +21,18 @@ type Config struct {
 	Workers int
 	// IncludeDirs are extra C/C++ include directories, relative to the root.
 	IncludeDirs []string
+	// SCIPIndex is the precise SCIP index a workspace may hold (made by
+	// scip-go, scip-typescript, scip-python), relative to its root or
+	// absolute; "" turns precise mode off.
+	SCIPIndex string
+	// SCIPExport, when set, is where the daemon writes each workspace's
+	// graph as a SCIP index after indexing it (relative to the root or
+	// absolute).
+	SCIPExport string
 }
+
+// DefaultSCIPIndex is where the SCIP indexers write their index.
+const DefaultSCIPIndex = "index.scip"
 
 // DefaultSkipDirs are directories that hold dependencies, build outputs or
 // tool state rather than the workspace's own code.
@@ -43,12 +55,15 @@ func Default() Config {
 		MaxFileSize: 1 << 20,
 		SkipDirs:    append([]string(nil), DefaultSkipDirs...),
 		Workers:     w,
+		SCIPIndex:   DefaultSCIPIndex,
 	}
 }
 
 // Load returns the defaults overridden by CCD_* environment variables:
 // CCD_MAX_FILE_SIZE (bytes), CCD_WORKERS, CCD_SKIP_DIRS (comma list that
-// replaces the default; a leading "+" appends instead), CCD_INCLUDE_DIRS.
+// replaces the default; a leading "+" appends instead), CCD_INCLUDE_DIRS,
+// CCD_SCIP_INDEX (the precise index read, "off" for none) and
+// CCD_SCIP_EXPORT (where the daemon writes ccd's own SCIP index).
 func Load() (Config, error) {
 	c := Default()
 	if v := os.Getenv("CCD_MAX_FILE_SIZE"); v != "" {
@@ -74,6 +89,15 @@ func Load() (Config, error) {
 	}
 	if v := os.Getenv("CCD_INCLUDE_DIRS"); v != "" {
 		c.IncludeDirs = splitList(v)
+	}
+	if v := strings.TrimSpace(os.Getenv("CCD_SCIP_INDEX")); v == "off" {
+		c.SCIPIndex = ""
+	} else if v != "" {
+		c.SCIPIndex = v
+	}
+	c.SCIPExport = strings.TrimSpace(os.Getenv("CCD_SCIP_EXPORT"))
+	if c.SCIPExport != "" && filepath.Clean(c.SCIPExport) == filepath.Clean(c.SCIPIndex) {
+		return c, fmt.Errorf("CCD_SCIP_EXPORT=%q is the precise index ccd reads (CCD_SCIP_INDEX, default %s): write ccd's own index elsewhere, e.g. ccd.scip", c.SCIPExport, DefaultSCIPIndex)
 	}
 	return c, nil
 }

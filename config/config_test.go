@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var envVars = []string{"CCD_MAX_FILE_SIZE", "CCD_WORKERS", "CCD_SKIP_DIRS", "CCD_INCLUDE_DIRS"}
+var envVars = []string{"CCD_MAX_FILE_SIZE", "CCD_WORKERS", "CCD_SKIP_DIRS", "CCD_INCLUDE_DIRS", "CCD_SCIP_INDEX", "CCD_SCIP_EXPORT"}
 
 // clearEnv unsets every variable Load reads (an empty value counts as
 // unset), restoring them after the test.
@@ -104,10 +104,20 @@ func TestLoadEnv(t *testing.T) {
 				t.Errorf("IncludeDirs = %q", c.IncludeDirs)
 			}
 		}},
+		{"scip index off", map[string]string{"CCD_SCIP_INDEX": "off"}, func(t *testing.T, c Config) {
+			if c.SCIPIndex != "" {
+				t.Errorf("SCIPIndex = %q", c.SCIPIndex)
+			}
+		}},
+		{"scip index and export", map[string]string{"CCD_SCIP_INDEX": "build/index.scip", "CCD_SCIP_EXPORT": "ccd.scip"}, func(t *testing.T, c Config) {
+			if c.SCIPIndex != "build/index.scip" || c.SCIPExport != "ccd.scip" {
+				t.Errorf("SCIPIndex = %q, SCIPExport = %q", c.SCIPIndex, c.SCIPExport)
+			}
+		}},
 		{"all together", map[string]string{
 			"CCD_MAX_FILE_SIZE": "100", "CCD_WORKERS": "1", "CCD_SKIP_DIRS": "x", "CCD_INCLUDE_DIRS": "inc",
 		}, func(t *testing.T, c Config) {
-			want := Config{MaxFileSize: 100, Workers: 1, SkipDirs: []string{"x"}, IncludeDirs: []string{"inc"}}
+			want := Config{MaxFileSize: 100, Workers: 1, SkipDirs: []string{"x"}, IncludeDirs: []string{"inc"}, SCIPIndex: DefaultSCIPIndex}
 			if !reflect.DeepEqual(c, want) {
 				t.Errorf("Load() = %+v; want %+v", c, want)
 			}
@@ -145,6 +155,8 @@ func TestLoadInvalid(t *testing.T) {
 		{"CCD_WORKERS", "-4"},
 		{"CCD_WORKERS", "2.0"},
 		{"CCD_WORKERS", "0x10"},
+		{"CCD_SCIP_EXPORT", "index.scip"},
+		{"CCD_SCIP_EXPORT", "./index.scip"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"="+c.value, func(t *testing.T) {

@@ -60,7 +60,7 @@ func (h hookHost) View(root string) (hooks.View, bool) {
 func (h hookHost) view(w *workspace) hooks.View {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	v := hooks.View{Root: w.root, State: w.state, Error: w.err, LSP: w.lspLine()}
+	v := hooks.View{Root: w.root, State: w.state, Error: w.err, LSP: strings.TrimSpace(w.lspLine() + " " + w.preciseLine())}
 	if w.res != nil {
 		v.Graph = h.r.served(w, w.res)
 		v.Files = w.res.Summary.Parsed

@@ -52,11 +52,15 @@ type lspState struct {
 	// by splicing the changed files, or by applying everything again.
 	spliced, reapplied int
 	saved              *lsp.Refinement // the refinement in the store
-	rerun              bool            // a re-refinement is scheduled
-	reCancel           context.CancelFunc
-	stopped            bool       // the workspace was removed or the daemon stops
-	runMu              sync.Mutex // one re-refinement at a time
-	saveMu             sync.Mutex // one save at a time, in order
+	// precise is the refinement the workspace's precise SCIP index gave
+	// (part of ref); preciseInfo describes the last import.
+	precise     *lsp.Refinement
+	preciseInfo preciseInfo
+	rerun       bool // a re-refinement is scheduled
+	reCancel    context.CancelFunc
+	stopped     bool       // the workspace was removed or the daemon stops
+	runMu       sync.Mutex // one re-refinement at a time
+	saveMu      sync.Mutex // one save at a time, in order
 }
 
 // addPending records files to ask the servers about again; s.mu is held.
@@ -153,9 +157,7 @@ func (s *lspState) follow(res *index.Result) *graph.Graph {
 func (r *registry) refine(ws *workspace) {
 	s := &ws.lsp
 	if r.lspm == nil {
-		s.mu.Lock()
-		s.state = LSPOff
-		s.mu.Unlock()
+		r.preciseOnly(ws)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -191,6 +193,7 @@ func (r *registry) refine(ws *workspace) {
 	ws.upd.Unlock()
 
 	t0 := time.Now()
+	pre := r.importPrecise(ws, res)
 	var ref *lsp.Refinement
 	var changed []string
 	restored := false
@@ -211,11 +214,15 @@ func (r *registry) refine(ws *workspace) {
 	}
 	var err error
 	if ref == nil {
-		ref, err = lsp.Refine(ctx, r.lspm, ws.root, res.Graph, res.Files, lsp.RefineOptions{Progress: func(done, total int) {
+		// The servers are asked about what the precise index left open.
+		ref, err = lsp.Refine(ctx, r.lspm, ws.root, lsp.Apply(res.Graph, pre), res.Files, lsp.RefineOptions{Progress: func(done, total int) {
 			s.mu.Lock()
 			s.done, s.total = done, total
 			s.mu.Unlock()
 		}})
+	}
+	if err == nil {
+		ref = withPrecise(pre, ref)
 	}
 	if ctx.Err() != nil {
 		return // cancelled: a newer run or the workspace's removal
@@ -236,7 +243,7 @@ func (r *registry) refine(ws *workspace) {
 		r.log.Warn("lsp refine", "root", ws.root, "err", err)
 		return
 	}
-	s.ref, s.state = ref, LSPDone
+	s.ref, s.state, s.precise = ref, LSPDone, pre
 	s.base, s.baseSeq, s.g = res, seq, g
 	if s.latest != nil && s.latest != res {
 		// Updates came while the servers were asked: follow them now, so
@@ -296,15 +303,17 @@ func (r *registry) saveRefinement(ws *workspace) {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
-	ref, base := s.ref, s.base
+	ref, base, pre := s.ref, s.base, s.precise
 	// base must be the latest result: a re-applied graph still pending
 	// (after a full resolve) leaves base behind what ref covers.
 	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved &&
 		s.baseSeq == s.seq
 	s.mu.Unlock()
-	if !ok || ws.store == nil {
+	if !ok || ws.store == nil || r.lspm == nil {
 		return
 	}
+	saved := ref
+	ref = withoutPrecise(ref, pre)
 	files := make(map[string]string, len(base.Files))
 	for _, f := range base.Files {
 		files[f.Path] = f.Hash
@@ -319,7 +328,7 @@ func (r *registry) saveRefinement(ws *workspace) {
 		return
 	}
 	s.mu.Lock()
-	s.saved = ref
+	s.saved = saved
 	s.mu.Unlock()
 }
 
@@ -566,12 +575,32 @@ func ServerTable() ([]lsp.ServerSpec, error) {
 // a full refinement runs (it starts one when done) or one is scheduled.
 // Both results' files are sorted by path; unchanged files share facts.
 func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedule bool, edited []string) {
-	if r.lspm == nil || prev == nil || next == nil {
+	if prev == nil || next == nil {
 		return false, nil
 	}
 	s := &ws.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if r.lspm == nil {
+		// No servers: only a precise index refines, and its edges leaving
+		// edited files go now (the files are not as indexed any more).
+		if s.ref == nil {
+			return false, nil
+		}
+		if s.latest != next {
+			s.latest = next
+			s.seq++
+		}
+		edited = editedFiles(prev, next)
+		if len(edited) > 0 {
+			set := make(map[string]bool, len(edited))
+			for _, p := range edited {
+				set[p] = true
+			}
+			s.ref = s.ref.Replace(next.Graph, set, nil)
+		}
+		return false, edited
+	}
 	if s.latest != next {
 		s.latest = next
 		s.seq++
@@ -579,6 +608,18 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedul
 	if s.state != LSPDone && s.state != LSPRefining {
 		return false, nil // off, failed, or not started: nothing to keep up
 	}
+	edited = editedFiles(prev, next)
+	s.addPending(edited...)
+	if len(s.pending) == 0 || s.rerun || s.ref == nil || s.full != nil || s.stopped {
+		return false, edited
+	}
+	s.rerun = true
+	return true, edited
+}
+
+// editedFiles lists the files whose content differs between two results
+// (new ones included), sorted.
+func editedFiles(prev, next *index.Result) (edited []string) {
 	a, b := prev.Files, next.Files
 	for i, j := 0, 0; j < len(b); {
 		switch {
@@ -594,12 +635,7 @@ func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedul
 			j++
 		}
 	}
-	s.addPending(edited...)
-	if len(s.pending) == 0 || s.rerun || s.ref == nil || s.full != nil || s.stopped {
-		return false, edited
-	}
-	s.rerun = true
-	return true, edited
+	return edited
 }
 
 // refineChanged re-asks the language servers about the call sites of the

@@ -52,6 +52,12 @@ type workspace struct {
 	// storeNote says why the workspace works without its store (the
 	// database is held by another process), "" when it has it.
 	storeNote atomic.Pointer[string]
+	// scipOut coalesces the SCIP exports CCD_SCIP_EXPORT asks for: one
+	// runs at a time, and one more is owed when the graph changed meanwhile.
+	scipOut struct {
+		sync.Mutex
+		running, again bool
+	}
 	// freshLSP makes the next refinement ask the servers even when the
 	// store holds one for the same inputs (ccd reindex).
 	freshLSP atomic.Bool
@@ -298,6 +304,7 @@ func (r *registry) startIndex(w *workspace) {
 		go debug.FreeOSMemory()
 		// The architecture view lands in .codecanvas/architecture.png.
 		go r.saveArtifact(w, res.Graph, "architecture", -1, 0)
+		go r.writeSCIP(w)
 		// Language servers refine the call graph in the background.
 		go r.refine(w)
 		if w.watch == nil {

@@ -509,6 +509,7 @@ func info(ws *workspace) wire.WorkspaceInfo {
 	in.LSP, in.LSPAdded, in.LSPUpgraded = l.state, l.added, l.upgraded
 	in.LSPSpliced, in.LSPReapplied = l.spliced, l.reapplied
 	in.LSPServers, in.LSPMissing = l.servers, l.missing
+	in.Precise = ws.preciseLine()
 	if l.state == LSPRefining && l.total > 0 {
 		in.LSPProgress = fmt.Sprintf("%d/%d", l.done, l.total)
 	}

@@ -47,6 +47,7 @@ type watcher struct {
 	pending    map[string]bool // changed paths, relative to the root
 	full       bool            // re-read every file (HEAD moved)
 	structural bool            // files or directories appeared, vanished or moved
+	precise    bool            // the precise SCIP index was written
 	kick       chan struct{}
 	done       chan struct{}
 
@@ -192,6 +193,15 @@ func (w *watcher) events() {
 				}
 				continue
 			}
+			if pf := w.r.preciseFile(w.ws); pf != "" && ev.Name == pf {
+				// A new precise index (often git-ignored): import it once
+				// the burst of writes is over.
+				w.mu.Lock()
+				w.precise = true
+				w.mu.Unlock()
+				w.mark("", false)
+				continue
+			}
 			rel, err := filepath.Rel(w.ws.root, ev.Name)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				continue
@@ -282,10 +292,18 @@ func (w *watcher) apply(since time.Time) {
 		hint = append(hint, p)
 	}
 	full, fast := w.full, !w.full && !w.structural
-	w.pending, w.full, w.structural = map[string]bool{}, false, false
+	precise := w.precise
+	onlyPrecise := precise && len(hint) == 0 && !full && !w.structural
+	w.pending, w.full, w.structural, w.precise = map[string]bool{}, false, false, false
 	w.mu.Unlock()
-	w.r.update(w.ws, hint, full, fast, since)
-	w.r.syncSearchText(w.ws, hint)
+	if !onlyPrecise {
+		w.r.update(w.ws, hint, full, fast, since)
+		w.r.syncSearchText(w.ws, hint)
+	}
+	if precise {
+		w.r.log.Info("scip index changed: importing it again", "root", w.ws.root)
+		go w.r.refine(w.ws)
+	}
 }
 
 // update brings ws up to date (also used for explicit refreshes). full
@@ -371,6 +389,9 @@ func (r *registry) update(ws *workspace, hint []string, full, fast bool, since t
 			"resolved", rs.Resolved, "names", rs.Names, "latency", time.Since(since))
 	}
 	go r.persist(ws)
+	if changed {
+		go r.writeSCIP(ws)
+	}
 	r.gc.poke()
 	if changed {
 		go r.syncSearch(ws, res, next)

@@ -308,7 +308,7 @@ func (im *importer) document(d *Document, f *facts.File) {
 			continue // a type named in an annotation, a base class
 		}
 		caller := im.enclosing(d.RelativePath, l+1)
-		if caller < 0 || im.has(caller, t, l+1, typ) {
+		if caller < 0 || im.has(caller, t, l+1, typ) || im.importLine(caller, l+1, line) {
 			continue
 		}
 		im.edges[siteKey{caller, t, l + 1}] = typ
@@ -367,17 +367,17 @@ func (im *importer) site(caller int, name string, line int, typ graph.EdgeType, 
 	case len(targets) > 0:
 		confirmed := false
 		for _, t := range targets {
+			same := false
 			for _, ei := range have {
-				if g.Edge(ei).To == t {
-					confirmed = true
-				}
+				same = same || g.Edge(ei).To == t
 			}
-			// A class without its own constructor: ccd binds the call to
-			// an inherited one; keep ccd's.
-			if g.Nodes[t].Kind == graph.Class && len(have) > 0 {
+			if !same && g.Nodes[t].Kind == graph.Class && len(have) > 0 {
+				// A class without its own constructor: ccd binds the call
+				// to an inherited one; keep ccd's.
 				confirmed = true
 				continue
 			}
+			confirmed = confirmed || same
 			im.edges[siteKey{caller, t, line}] = typ
 		}
 		if confirmed {
@@ -428,6 +428,26 @@ func (im *importer) contradicts(e graph.Edge, targets []int) bool {
 		}
 	}
 	return true
+}
+
+// importLine reports whether a line imports names (a reference there
+// names what is imported, it calls nothing): a line of one of the
+// module's import edges, or a line that reads as an import statement.
+func (im *importer) importLine(caller, line int, text []byte) bool {
+	if im.g.Nodes[caller].Kind == graph.Module {
+		for _, ei := range im.g.Out(caller) {
+			if e := im.g.Edge(ei); e.Type == graph.Import && hasLine(e.Lines, line) {
+				return true
+			}
+		}
+	}
+	t := strings.TrimSpace(string(text))
+	for _, p := range []string{"import ", "from ", "export {", "} from ", "require("} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // has reports whether ccd has an edge from caller to t of type typ.

@@ -11,11 +11,6 @@ import (
 	"time"
 )
 
-// DefaultIndex is the file a workspace's precise index is looked for in,
-// relative to its root (where scip-go, scip-typescript and scip-python
-// write it by default).
-const DefaultIndex = "index.scip"
-
 // ErrOwnIndex says an index was written by ccd itself: importing it would
 // turn ccd's own guesses into "precise" edges.
 var ErrOwnIndex = errors.New("written by ccd itself (ccd export --format scip); precise mode reads indexes made by scip-go, scip-typescript, scip-python or another precise indexer")

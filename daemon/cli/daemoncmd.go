@@ -205,6 +205,9 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	if line := lspStatusLine(in); line != "" {
 		fmt.Fprintf(w, "    language servers: %s\n", line)
 	}
+	if in.Precise != "" {
+		fmt.Fprintf(w, "    scip: %s\n", in.Precise)
+	}
 }
 
 // lspStatusLine says what the language servers did for a workspace.

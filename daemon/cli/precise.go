@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
@@ -21,7 +22,17 @@ func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.G
 	}
 	file := mode
 	if mode == "auto" {
-		file = filepath.Join(res.Root, scip.DefaultIndex)
+		cfg, err := config.Load()
+		if err != nil {
+			return nil, err
+		}
+		if cfg.SCIPIndex == "" {
+			return res.Graph, nil
+		}
+		file = cfg.SCIPIndex
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(res.Root, filepath.FromSlash(file))
+		}
 		if _, err := os.Stat(file); err != nil {
 			return res.Graph, nil
 		}

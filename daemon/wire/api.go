@@ -91,6 +91,10 @@ type WorkspaceInfo struct {
 	LSPAdded    int    `json:"lsp_added,omitempty"`
 	LSPUpgraded int    `json:"lsp_upgraded,omitempty"`
 	LSPProgress string `json:"lsp_progress,omitempty"` // "asked/total" while refining
+	// Precise says what the workspace's precise SCIP index (index.scip,
+	// from scip-go, scip-typescript, scip-python) contributed, or why it
+	// was not used; empty without one.
+	Precise string `json:"precise,omitempty"`
 	// LSPServers maps each language asked about to its server; LSPMissing
 	// each language whose server is not installed to the server it needs
 	// ("go": "gopls"): the daemon looks for those again every 30 s.

@@ -88,7 +88,7 @@ func runOne(cfg Config, p Package, home string) (*Result, error) {
 	// ccd, in-process (no daemon), no language server.
 	t0 := time.Now()
 	env := []string{"CCD_NO_DAEMON=1", "CCD_HOME=" + home, "CCD_LSP=off"}
-	if _, err := command("", env, cfg.CCD, "export", root, "-o", base+".ccd.json", "--lsp=off", "-q"); err != nil {
+	if _, err := command("", env, cfg.CCD, "export", root, "-o", base+".ccd.json", "--lsp=off", "--scip=off", "-q"); err != nil {
 		return nil, err
 	}
 	ccdMillis := time.Since(t0).Milliseconds()

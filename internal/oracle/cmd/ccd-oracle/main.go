@@ -37,6 +37,7 @@ func main() {
 	out := fs.String("out", "", "the Markdown report (default ORACLE.md, with --quick bin/oracle/ORACLE-quick.md; - for stdout)")
 	only := fs.String("only", "", "comma-separated package names or languages to measure")
 	command := fs.String("command", "", "the command named in the report (default: just oracle / just oracle-quick)")
+	precise := fs.String("scip", "", "also measure ccd with each package's precise SCIP index, made by the indexers in this directory (.tools/scip/bin, from scripts/install-scip.sh); writes SCIP.md")
 	commit := fs.String("commit", "", "ccd's commit for the report (default: git rev-parse HEAD, with -dirty when core, daemon, schemas or config have uncommitted changes)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if err == flag.ErrHelp {
@@ -68,6 +69,23 @@ func main() {
 	rep, err := oracle.Run(cfg)
 	if err != nil {
 		fatal(err)
+	}
+	if *precise != "" {
+		rs, err := oracle.RunPrecise(cfg, abs(*precise))
+		if err != nil {
+			fatal(err)
+		}
+		label := *commit
+		if label == "" {
+			if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+				label = strings.TrimSpace(string(c))
+			}
+		}
+		md := oracle.PreciseMarkdown(rs, label, "just oracle-scip")
+		if err := os.WriteFile(abs("SCIP.md"), []byte(md), 0o644); err != nil {
+			fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "oracle: wrote SCIP.md\n")
 	}
 	rep.Command = *command
 	if rep.Command == "" {

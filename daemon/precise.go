@@ -1,0 +1,228 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/core/scip"
+	"github.com/ccd-dev/ccd/daemon/wire"
+)
+
+// preciseInfo is what the last import of a workspace's precise SCIP
+// index did, for status and the orientation card.
+type preciseInfo struct {
+	file  string // absolute
+	tool  string
+	made  time.Time
+	stats scip.ImportStats
+	edges int    // precise edges
+	stale int    // ccd edges the index contradicted
+	err   string // why the index was not used
+}
+
+// preciseFile is the precise index a workspace's configuration names,
+// absolute, or "" when precise mode is off.
+func (r *registry) preciseFile(ws *workspace) string {
+	f := r.cfg.SCIPIndex
+	if f == "" {
+		return ""
+	}
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(ws.root, filepath.FromSlash(f))
+	}
+	return f
+}
+
+// importPrecise reads ws's precise SCIP index, when it has one, and
+// imports it into res's graph: a refinement with confidence precise, or
+// nil. An index that cannot be used (unreadable, written by ccd itself)
+// is reported in the workspace's status and logged; it never fails the
+// refinement.
+func (r *registry) importPrecise(ws *workspace, res *index.Result) *lsp.Refinement {
+	file := r.preciseFile(ws)
+	info := preciseInfo{file: file}
+	defer func() {
+		ws.lsp.mu.Lock()
+		ws.lsp.preciseInfo = info
+		ws.lsp.mu.Unlock()
+	}()
+	if file == "" {
+		return nil
+	}
+	if _, err := os.Stat(file); err != nil {
+		info.file = ""
+		return nil
+	}
+	p, err := scip.Load(ws.root, file)
+	if err != nil {
+		info.err = err.Error()
+		if !errors.Is(err, scip.ErrOwnIndex) {
+			r.log.Warn("scip index not used", "root", ws.root, "file", file, "err", err)
+		}
+		return nil
+	}
+	ref, st := scip.Import(ws.root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(ws.root, p.Made)})
+	info.tool, info.made, info.stats, info.edges, info.stale = st.Tool, p.Made, st, len(ref.Edges), len(ref.Stale)
+	r.log.Info("scip index imported", "root", ws.root, "file", file, "tool", st.Tool, "documents", st.Used,
+		"changed", st.Changed, "confirmed", st.Confirmed, "added", st.Added, "redirected", st.Redirected, "took", st.Duration)
+	return ref
+}
+
+// withPrecise combines a precise refinement with the language servers'
+// (made on the graph with the precise one applied).
+func withPrecise(pre, ref *lsp.Refinement) *lsp.Refinement {
+	if pre == nil {
+		return ref
+	}
+	if ref == nil {
+		return pre
+	}
+	out := &lsp.Refinement{Stats: ref.Stats}
+	out.Edges = append(append(out.Edges, pre.Edges...), ref.Edges...)
+	out.Stale = append(append(out.Stale, pre.Stale...), ref.Stale...)
+	return out
+}
+
+// withoutPrecise is ref less what the precise index contributed, as it
+// is stored: the index is read again at every start.
+func withoutPrecise(ref, pre *lsp.Refinement) *lsp.Refinement {
+	if ref == nil {
+		return nil
+	}
+	type site struct {
+		from, to string
+		line     int
+	}
+	drop := map[site]bool{}
+	if pre != nil {
+		for _, e := range pre.Stale {
+			drop[site{e.From, e.To, e.Line}] = true
+		}
+	}
+	out := &lsp.Refinement{Stats: ref.Stats}
+	for _, e := range ref.Edges {
+		if e.Confidence != graph.Precise {
+			out.Edges = append(out.Edges, e)
+		}
+	}
+	for _, e := range ref.Stale {
+		if !drop[site{e.From, e.To, e.Line}] {
+			out.Stale = append(out.Stale, e)
+		}
+	}
+	return out
+}
+
+// preciseLine is the orientation card's line about the precise index.
+func (ws *workspace) preciseLine() string {
+	s := &ws.lsp
+	s.mu.Lock()
+	info := s.preciseInfo
+	s.mu.Unlock()
+	switch {
+	case info.file == "":
+		return ""
+	case info.err != "":
+		return fmt.Sprintf("SCIP index %s not used: %s.", filepath.Base(info.file), info.err)
+	}
+	changed := ""
+	if info.stats.Changed > 0 {
+		changed = fmt.Sprintf("; %d files changed since use tree-sitter", info.stats.Changed)
+	}
+	return fmt.Sprintf("Precise index: %s (%s, %s old): %d call sites confirmed, %d added, %d redirected%s.",
+		filepath.Base(info.file), info.tool, age(time.Since(info.made)), info.stats.Confirmed, info.stats.Added, info.stats.Redirected, changed)
+}
+
+// age rounds a duration for people: "40s", "12m", "3h", "2d".
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
+// preciseOnly refines ws with its precise index alone, when no language
+// server may run (CCD_LSP=off): the graph answers use gets the index's
+// edges, and edits drop those of the edited files (markPending).
+func (r *registry) preciseOnly(ws *workspace) {
+	s := &ws.lsp
+	ws.upd.Lock()
+	res, _ := ws.snapshot()
+	ws.upd.Unlock()
+	var pre *lsp.Refinement
+	if res != nil {
+		pre = r.importPrecise(ws, res)
+	}
+	var g *graph.Graph
+	if pre != nil {
+		g = lsp.Apply(res.Graph, pre)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = LSPOff
+	if pre == nil || s.stopped {
+		s.ref, s.precise = nil, nil
+		return
+	}
+	if s.latest != res {
+		s.latest = res
+		s.seq++
+	}
+	s.ref, s.precise = pre, pre
+	s.base, s.baseSeq, s.g = res, s.seq, g
+}
+
+// writeSCIP writes ws's graph (as answers use it) to the SCIP file
+// CCD_SCIP_EXPORT names, when it names one: after the index and after
+// every update that changed the graph, one at a time, the latest last.
+func (r *registry) writeSCIP(ws *workspace) {
+	out := r.cfg.SCIPExport
+	if out == "" {
+		return
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(ws.root, filepath.FromSlash(out))
+	}
+	o := &ws.scipOut
+	o.Lock()
+	if o.running {
+		o.again = true
+		o.Unlock()
+		return
+	}
+	o.running = true
+	o.Unlock()
+	for {
+		ws.mu.RLock()
+		res := ws.res
+		ws.mu.RUnlock()
+		if res != nil && !ws.removed.Load() {
+			t0 := time.Now()
+			st, err := scip.WriteFile(out, ws.root, r.served(ws, res), scip.ExportOptions{ToolVersion: wire.Version})
+			if err != nil {
+				r.log.Warn("scip export", "root", ws.root, "file", out, "err", err)
+			} else {
+				r.log.Info("scip export", "root", ws.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
+			}
+		}
+		o.Lock()
+		if !o.again {
+			o.running = false
+			o.Unlock()
+			return
+		}
+		o.again = false
+		o.Unlock()
+	}
+}

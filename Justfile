@@ -53,12 +53,14 @@ run: build
 
 # Run the whole test suite: install the language servers and the agent
 # CLIs the tests drive (Claude Code, Codex, Gemini CLI, Copilot CLI,
-# Droid; into .tools/), vet, every Go test, then the official TypeScript
-# MCP client against the real ccd-mcp.
+# Droid) and the SCIP tools (the scip CLI, scip-go, scip-typescript,
+# scip-python; into .tools/), vet, every Go test, then the official
+# TypeScript MCP client against the real ccd-mcp.
 test: build
     bash scripts/install-lsp.sh
     bash scripts/install-claude.sh
     bash scripts/install-agents.sh
+    bash scripts/install-scip.sh
     go vet ./...
     go test ./...
     bash scripts/mcp-client-check.sh
@@ -123,6 +125,15 @@ oracle: build
 oracle-quick: build
     bash scripts/install-oracle.sh
     go run ./internal/oracle/cmd/ccd-oracle --quick
+
+# Score ccd's call edges without and with each corpus package's precise
+# SCIP index (made by scip-go, scip-python, scip-typescript) against the
+# same oracles, and write SCIP.md (runs the oracles first where their
+# output is missing; about a minute when it is there).
+oracle-scip: build
+    bash scripts/install-oracle.sh
+    bash scripts/install-scip.sh
+    go run ./internal/oracle/cmd/ccd-oracle --scip .tools/scip/bin
 
 # Score the edit card's "will break" against the compilers' cached truth
 # (testdata/breakage/: signature changes of functions in pflag, toml, chi,

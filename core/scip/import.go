@@ -64,7 +64,7 @@ func Import(root string, g *graph.Graph, files []*facts.File, idx *Index, opt Im
 	t0 := time.Now()
 	abs, _ := filepath.Abs(root)
 	im := &importer{root: abs, g: g, idx: idx, opt: opt, texts: map[string][][]byte{},
-		defs: map[string]defLoc{}, nodeOf: map[string]int{}, edges: map[siteKey]graph.EdgeType{}, stale: map[siteKey]graph.Confidence{}}
+		defs: map[string]defLoc{}, more: map[string][]defLoc{}, nodeOf: map[string]int{}, edges: map[siteKey]graph.EdgeType{}, stale: map[siteKey]graph.Confidence{}}
 	im.stats.Tool = strings.TrimSpace(idx.Metadata.ToolName + " " + idx.Metadata.ToolVersion)
 	im.stats.Documents = len(idx.Documents)
 	im.definitions()
@@ -94,6 +94,9 @@ type importer struct {
 	opt   ImportOptions
 	texts map[string][][]byte
 	defs  map[string]defLoc
+	// more holds the further definitions of symbols defined more than
+	// once (an indexer giving nested functions of one name one symbol).
+	more map[string][]defLoc
 	// nodeOf caches symbol → node (-1: none in the graph).
 	nodeOf map[string]int
 	edges  map[siteKey]graph.EdgeType
@@ -163,9 +166,6 @@ func (im *importer) definitions() {
 			if o.Roles&RoleDefinition == 0 || strings.HasPrefix(o.Symbol, "local ") || len(o.Range) < 3 {
 				continue
 			}
-			if _, ok := im.defs[o.Symbol]; ok {
-				continue
-			}
 			if ls == nil {
 				if ls = im.lines(d.RelativePath); ls == nil {
 					break
@@ -175,7 +175,12 @@ func (im *importer) definitions() {
 			if l < 0 || l >= len(ls) {
 				continue
 			}
-			im.defs[o.Symbol] = defLoc{path: d.RelativePath, line: l + 1, col: byteCol(ls[l], o.Range[1], d.PositionEncoding)}
+			loc := defLoc{path: d.RelativePath, line: l + 1, col: byteCol(ls[l], o.Range[1], d.PositionEncoding)}
+			if _, ok := im.defs[o.Symbol]; ok {
+				im.more[o.Symbol] = append(im.more[o.Symbol], loc)
+				continue
+			}
+			im.defs[o.Symbol] = loc
 		}
 	}
 }
@@ -191,6 +196,20 @@ func (im *importer) node(sym string) (int, bool) {
 	if !ok {
 		return -1, false
 	}
+	if len(im.more[sym]) > 0 {
+		// Defined in several places: which one a reference means is not
+		// known.
+		im.nodeOf[sym] = -1
+		return -1, true
+	}
+	best := im.nodeAtDef(loc)
+	im.nodeOf[sym] = best
+	return best, true
+}
+
+// nodeAtDef is the innermost function or class around a definition whose
+// name is the identifier there, or -1.
+func (im *importer) nodeAtDef(loc defLoc) int {
 	best := -1
 	ls := im.lines(loc.path)
 	ident := ""
@@ -211,8 +230,7 @@ func (im *importer) node(sym string) (int, bool) {
 			best = i
 		}
 	}
-	im.nodeOf[sym] = best
-	return best, true
+	return best
 }
 
 // document resolves the call and reference sites of one file with the
@@ -295,6 +313,9 @@ func (im *importer) document(d *Document, f *facts.File) {
 		if string(line[start:end]) != g.Nodes[t].Name && !(g.Nodes[t].Kind == graph.Class) {
 			continue // the file is not as indexed here
 		}
+		if isDefinitionName(line[:start]) {
+			continue // a redefinition (a property's setter): not a use
+		}
 		rest := strings.TrimLeft(string(line[end:]), " \t")
 		typ := graph.Ref
 		if strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, "<") && strings.Contains(rest, ">(") {
@@ -355,11 +376,16 @@ func (im *importer) site(caller int, name string, line int, typ graph.EdgeType, 
 		}
 		targets = append(targets, t)
 	}
-	// ccd's edges at the site.
+	// ccd's edges at the site; where the index names a class without a
+	// constructor of its own, ccd's edges to the constructor it inherits.
+	ctorSite := false
+	for _, t := range targets {
+		ctorSite = ctorSite || g.Nodes[t].Kind == graph.Class
+	}
 	var have []int // edge indexes
 	for _, ei := range g.Out(caller) {
 		e := g.Edge(ei)
-		if e.Type == typ && hasLine(e.Lines, line) && calledAs(g, e.To, name) {
+		if e.Type == typ && hasLine(e.Lines, line) && (calledAs(g, e.To, name) || ctorSite && isCtor(g.Nodes[e.To])) {
 			have = append(have, ei)
 		}
 	}
@@ -373,8 +399,13 @@ func (im *importer) site(caller int, name string, line int, typ graph.EdgeType, 
 			}
 			if !same && g.Nodes[t].Kind == graph.Class && len(have) > 0 {
 				// A class without its own constructor: ccd binds the call
-				// to an inherited one; keep ccd's.
+				// to the one it inherits, which the index confirms.
 				confirmed = true
+				for _, ei := range have {
+					if e := g.Edge(ei); isCtor(g.Nodes[e.To]) {
+						im.edges[siteKey{caller, e.To, line}] = typ
+					}
+				}
 				continue
 			}
 			confirmed = confirmed || same
@@ -428,6 +459,18 @@ func (im *importer) contradicts(e graph.Edge, targets []int) bool {
 		}
 	}
 	return true
+}
+
+// isDefinitionName reports whether the text before a name makes it the
+// name of a definition ("def", "class", "function", "func").
+func isDefinitionName(before []byte) bool {
+	t := strings.TrimSpace(string(before))
+	for _, kw := range []string{"def", "class", "function", "func", "function*"} {
+		if t == kw || strings.HasSuffix(t, " "+kw) {
+			return true
+		}
+	}
+	return false
 }
 
 // importLine reports whether a line imports names (a reference there
@@ -577,11 +620,15 @@ func calledNames(g *graph.Graph, i int) []string {
 			p = j
 		}
 	}
-	ctor := n.Name == "__init__" || n.Name == "__new__" || n.Name == "constructor" || n.Name == "initialize" || n.Name == "new"
-	if p >= 0 && ctor && g.Nodes[p].Kind == graph.Class {
+	if p >= 0 && isCtor(n) && g.Nodes[p].Kind == graph.Class {
 		names = append(names, g.Nodes[p].Name)
 	}
 	return names
+}
+
+// isCtor reports whether a node is a constructor by its name.
+func isCtor(n *graph.Node) bool {
+	return n.Kind == graph.Func && (n.Name == "__init__" || n.Name == "__new__" || n.Name == "constructor" || n.Name == "initialize" || n.Name == "new")
 }
 
 // ReadFile reads a SCIP index file.

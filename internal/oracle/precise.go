@@ -79,6 +79,11 @@ func runPrecise(cfg Config, p Package, home, scipBin string) (*PreciseResult, er
 		return nil, err
 	}
 	base := filepath.Join(cfg.Out, p.Lang+"-"+p.Name)
+	if _, err := os.Stat(base + ".oracle.json"); err != nil {
+		if _, err := runOne(cfg, p, home); err != nil {
+			return nil, err
+		}
+	}
 	index := base + ".index.scip"
 	args, env, temp := indexer(scipBin, p.Lang, p.Name, root, index)
 	if args == nil {
@@ -97,7 +102,8 @@ func runPrecise(cfg Config, p Package, home, scipBin string) (*PreciseResult, er
 	if err != nil {
 		return nil, err
 	}
-	r := &PreciseResult{Package: p.Name, Lang: p.Lang, Indexer: filepath.Base(args[0]) + " " + strings.Join(args[1:], " "),
+	shown := strings.ReplaceAll(strings.Join(args[1:], " "), cfg.Out+string(filepath.Separator), "")
+	r := &PreciseResult{Package: p.Name, Lang: p.Lang, Indexer: filepath.Base(args[0]) + " " + shown,
 		IndexMillis: time.Since(t0).Milliseconds()}
 
 	cenv := []string{"CCD_NO_DAEMON=1", "CCD_HOME=" + home, "CCD_LSP=off"}
@@ -135,7 +141,7 @@ func runPrecise(cfg Config, p Package, home, scipBin string) (*PreciseResult, er
 	r.Without, r.With = without, with
 	r.ReadMillis = msWith - msWithout
 	if m := importLine.FindStringSubmatch(log); m != nil {
-		r.Summary = strings.TrimSpace(m[0])
+		r.Summary = strings.ReplaceAll(strings.TrimSpace(m[0]), cfg.Out+string(filepath.Separator), "")
 		d, _ := time.ParseDuration(m[1] + m[2])
 		r.ImportMillis = d.Milliseconds()
 	}

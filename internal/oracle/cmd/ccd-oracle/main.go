@@ -37,7 +37,7 @@ func main() {
 	out := fs.String("out", "", "the Markdown report (default ORACLE.md, with --quick bin/oracle/ORACLE-quick.md; - for stdout)")
 	only := fs.String("only", "", "comma-separated package names or languages to measure")
 	command := fs.String("command", "", "the command named in the report (default: just oracle / just oracle-quick)")
-	precise := fs.String("scip", "", "also measure ccd with each package's precise SCIP index, made by the indexers in this directory (.tools/scip/bin, from scripts/install-scip.sh); writes SCIP.md")
+	precise := fs.String("scip", "", "instead, measure ccd without and with each package's precise SCIP index, made by the indexers in this directory (.tools/scip/bin, from scripts/install-scip.sh), against the oracles' output of the last run (made first where missing); writes SCIP.md")
 	commit := fs.String("commit", "", "ccd's commit for the report (default: git rev-parse HEAD, with -dirty when core, daemon, schemas or config have uncommitted changes)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if err == flag.ErrHelp {
@@ -66,10 +66,6 @@ func main() {
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}
-	rep, err := oracle.Run(cfg)
-	if err != nil {
-		fatal(err)
-	}
 	if *precise != "" {
 		rs, err := oracle.RunPrecise(cfg, abs(*precise))
 		if err != nil {
@@ -86,6 +82,11 @@ func main() {
 			fatal(err)
 		}
 		fmt.Fprintf(os.Stderr, "oracle: wrote SCIP.md\n")
+		return
+	}
+	rep, err := oracle.Run(cfg)
+	if err != nil {
+		fatal(err)
 	}
 	rep.Command = *command
 	if rep.Command == "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -377,11 +378,19 @@ func (x *exporter) relationships() {
 	type link struct{ from, to int }
 	var links []link
 	seen := map[link]bool{}
+	imports := x.importedDirs()
 	for i, n := range g.Nodes {
 		if n.Kind != graph.Func || n.Lang != "go" {
 			continue
 		}
 		for _, im := range g.Implements(i) {
+			// Method names alone say a type satisfies interfaces it has
+			// never heard of (container/ring's Ring has a Do): only
+			// interfaces of the type's own package or of a package its
+			// file imports count.
+			if d := path.Dir(g.Nodes[im].Path); d != path.Dir(n.Path) && !imports[n.Path][d] {
+				continue
+			}
 			links = append(links, link{i, im})
 			t, it := x.owner(i), x.owner(im)
 			if t >= 0 && it >= 0 && !seen[link{t, it}] {
@@ -404,6 +413,24 @@ func (x *exporter) relationships() {
 			}
 		}
 	}
+}
+
+// importedDirs maps each file to the directories its imports reach.
+func (x *exporter) importedDirs() map[string]map[string]bool {
+	g := x.g
+	out := map[string]map[string]bool{}
+	for ei := range g.NumEdges() {
+		from, to, typ := g.EdgeEnds(ei)
+		if typ != graph.Import {
+			continue
+		}
+		f := g.Nodes[from].Path
+		if out[f] == nil {
+			out[f] = map[string]bool{}
+		}
+		out[f][path.Dir(g.Nodes[to].Path)] = true
+	}
+	return out
 }
 
 // owner is the class a method belongs to, or -1.

@@ -90,7 +90,7 @@ bench-quick: build
 # Regenerate every golden file (the packages whose tests take -update),
 # after reviewing the change that moves them; `git diff` shows what moved.
 update-golden:
-    go test ./core/board ./core/index ./core/render ./core/search ./core/search/dsl ./daemon ./daemon/cli ./daemon/mcp ./internal/benchmd -update
+    go test ./core/board ./core/index ./core/render ./core/scip ./core/search ./core/search/dsl ./daemon ./daemon/cli ./daemon/mcp ./internal/benchmd -update
 
 # Score ccd's affected tests against the mutation oracle's cached truth
 # (testdata/mutation/: the tests that fail when a function is made to fail

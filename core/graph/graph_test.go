@@ -381,7 +381,8 @@ func TestStrings(t *testing.T) {
 		{graph.Inferred.String(), "inferred"},
 		{graph.Resolved.String(), "resolved"},
 		{graph.LSP.String(), "lsp"},
-		{graph.Confidence(5).String(), "unknown"},
+		{graph.Precise.String(), "precise"},
+		{graph.Confidence(6).String(), "unknown"},
 		{graph.Confidence(255).String(), "unknown"},
 	}
 	for i, tc := range tests {
@@ -392,7 +393,7 @@ func TestStrings(t *testing.T) {
 }
 
 func TestParseConfidence(t *testing.T) {
-	levels := []graph.Confidence{graph.NameMatch, graph.Inferred, graph.Resolved, graph.LSP}
+	levels := []graph.Confidence{graph.NameMatch, graph.Inferred, graph.Resolved, graph.LSP, graph.Precise}
 	for i, c := range levels {
 		got, err := graph.ParseConfidence(c.String())
 		if err != nil || got != c {

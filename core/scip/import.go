@@ -1,9 +1,11 @@
 package scip
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -385,7 +387,7 @@ func (im *importer) site(caller int, name string, line int, typ graph.EdgeType, 
 	var have []int // edge indexes
 	for _, ei := range g.Out(caller) {
 		e := g.Edge(ei)
-		if e.Type == typ && hasLine(e.Lines, line) && (calledAs(g, e.To, name) || ctorSite && isCtor(g.Nodes[e.To])) {
+		if e.Type == typ && slices.Contains(e.Lines, line) && (calledAs(g, e.To, name) || ctorSite && isCtor(g.Nodes[e.To])) {
 			have = append(have, ei)
 		}
 	}
@@ -419,7 +421,7 @@ func (im *importer) site(caller int, name string, line int, typ graph.EdgeType, 
 		redirected := false
 		for _, ei := range have {
 			e := g.Edge(ei)
-			if containsInt(targets, e.To) || !im.contradicts(e, targets) {
+			if slices.Contains(targets, e.To) || !im.contradicts(e, targets) {
 				continue
 			}
 			im.stale[siteKey{caller, e.To, line}] = e.Confidence
@@ -454,7 +456,7 @@ func (im *importer) contradicts(e graph.Edge, targets []int) bool {
 	}
 	impl := im.g.Implements(e.To)
 	for _, t := range targets {
-		if im.g.Nodes[t].Kind == graph.Class || containsInt(impl, t) {
+		if im.g.Nodes[t].Kind == graph.Class || slices.Contains(impl, t) {
 			return false
 		}
 	}
@@ -479,7 +481,7 @@ func isDefinitionName(before []byte) bool {
 func (im *importer) importLine(caller, line int, text []byte) bool {
 	if im.g.Nodes[caller].Kind == graph.Module {
 		for _, ei := range im.g.Out(caller) {
-			if e := im.g.Edge(ei); e.Type == graph.Import && hasLine(e.Lines, line) {
+			if e := im.g.Edge(ei); e.Type == graph.Import && slices.Contains(e.Lines, line) {
 				return true
 			}
 		}
@@ -496,7 +498,7 @@ func (im *importer) importLine(caller, line int, text []byte) bool {
 // has reports whether ccd has an edge from caller to t of type typ.
 func (im *importer) has(caller, t, line int, typ graph.EdgeType) bool {
 	for _, ei := range im.g.Out(caller) {
-		if e := im.g.Edge(ei); e.To == t && e.Type == typ && hasLine(e.Lines, line) {
+		if e := im.g.Edge(ei); e.To == t && e.Type == typ && slices.Contains(e.Lines, line) {
 			return true
 		}
 	}
@@ -556,34 +558,9 @@ func (im *importer) result() *lsp.Refinement {
 }
 
 func sortSites(ks []siteKey) {
-	sort.Slice(ks, func(i, j int) bool {
-		a, b := ks[i], ks[j]
-		if a.from != b.from {
-			return a.from < b.from
-		}
-		if a.to != b.to {
-			return a.to < b.to
-		}
-		return a.line < b.line
+	slices.SortFunc(ks, func(a, b siteKey) int {
+		return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to), cmp.Compare(a.line, b.line))
 	})
-}
-
-func hasLine(lines []int, l int) bool {
-	for _, x := range lines {
-		if x == l {
-			return true
-		}
-	}
-	return false
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // constructor returns class c's constructor when it defines one, else c.

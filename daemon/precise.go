@@ -18,11 +18,8 @@ import (
 // index did, for status and the orientation card.
 type preciseInfo struct {
 	file  string // absolute
-	tool  string
 	made  time.Time
 	stats scip.ImportStats
-	edges int    // precise edges
-	stale int    // ccd edges the index contradicted
 	err   string // why the index was not used
 }
 
@@ -68,7 +65,7 @@ func (r *registry) importPrecise(ws *workspace, res *index.Result) *lsp.Refineme
 		return nil
 	}
 	ref, st := scip.Import(ws.root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(ws.root, p.Made)})
-	info.tool, info.made, info.stats, info.edges, info.stale = st.Tool, p.Made, st, len(ref.Edges), len(ref.Stale)
+	info.made, info.stats = p.Made, st
 	r.log.Info("scip index imported", "root", ws.root, "file", file, "tool", st.Tool, "documents", st.Used,
 		"changed", st.Changed, "confirmed", st.Confirmed, "added", st.Added, "redirected", st.Redirected, "took", st.Duration)
 	return ref
@@ -131,25 +128,7 @@ func (ws *workspace) preciseLine() string {
 	case info.err != "":
 		return fmt.Sprintf("SCIP index %s not used: %s.", filepath.Base(info.file), info.err)
 	}
-	changed := ""
-	if info.stats.Changed > 0 {
-		changed = fmt.Sprintf("; %d files changed since use tree-sitter", info.stats.Changed)
-	}
-	return fmt.Sprintf("Precise index: %s (%s, %s old): %d call sites confirmed, %d added, %d redirected%s.",
-		filepath.Base(info.file), info.tool, age(time.Since(info.made)), info.stats.Confirmed, info.stats.Added, info.stats.Redirected, changed)
-}
-
-// age rounds a duration for people: "40s", "12m", "3h", "2d".
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
+	return scip.Summary(info.file, info.made, info.stats)
 }
 
 // preciseOnly refines ws with its precise index alone, when no language

@@ -76,6 +76,16 @@ func testDaemonPrecise(t *testing.T, envs ...string) {
 	if !strings.Contains(ws.Precise, "scip-go") || !strings.Contains(ws.Precise, "confirmed") {
 		t.Errorf("status precise = %q", ws.Precise)
 	}
+	// An answer with precise edges says which index they come from and
+	// how old it is.
+	r := e.run(bins.ccd, nil, "impact", "--root", root, "holder.name", "--json")
+	var ans struct{ Precise string }
+	if json.Unmarshal([]byte(r.stdout), &ans) != nil || !strings.Contains(ans.Precise, "scip-go 0.1.26") || !strings.Contains(ans.Precise, " old)") {
+		t.Errorf("impact's precise = %q", ans.Precise)
+	}
+	if r := e.run(bins.ccd, nil, "impact", "--root", root, "holder.name"); !strings.Contains(r.stdout, "Precise index: index.scip (scip-go 0.1.26") {
+		t.Errorf("impact's text does not name the index:\n%s", r.stdout)
+	}
 	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "scip: Precise index: index.scip (scip-go") {
 		t.Errorf("status does not show the precise index:\n%s", r.stdout)
 	}
@@ -127,6 +137,10 @@ func TestExportPrecise(t *testing.T) {
 	}
 	if !strings.Contains(auto.stderr, "scip-go 0.1.26") || !strings.Contains(auto.stderr, "confirmed") {
 		t.Errorf("export does not say what the index did: %s", auto.stderr)
+	}
+	// ccd impact without a daemon applies the index too, and says so.
+	if r := e.run(bins.ccd, nil, "impact", "--root", root, "holder.name"); !strings.Contains(r.stdout, "precise") || !strings.Contains(r.stdout, "Precise index: index.scip (scip-go 0.1.26") {
+		t.Errorf("in-process impact:\n%+v", r)
 	}
 	// ccd's own index in its place.
 	if r := e.run(bins.ccd, nil, "export", root, "--format", "scip", "-o", filepath.Join(root, "index.scip"), "-q"); r.code != 0 {

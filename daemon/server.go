@@ -336,6 +336,9 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	}
 	im := g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf})
 	rep := report.NewImpact(g, im, cands[1:])
+	if rep.HasPrecise() {
+		rep.Precise = in.Precise
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
 	evidence := ""
 	if q.Get("record") == "1" {

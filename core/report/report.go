@@ -74,6 +74,31 @@ type Impact struct {
 	TestCommand   string   `json:"test_command,omitempty"`
 	Depth         int      `json:"depth"`
 	OtherMatches  []string `json:"other_matches"`
+	// Precise names the SCIP index the precise edges of the report come
+	// from, its tool and age; empty when none is precise.
+	Precise string `json:"precise,omitempty"`
+}
+
+// HasPrecise reports whether a caller, callee or hop of the report holds
+// through an edge of confidence precise.
+func (r *Impact) HasPrecise() bool {
+	p := graph.Precise.String()
+	for _, nb := range r.Callers {
+		if nb.Confidence == p {
+			return true
+		}
+	}
+	for _, nb := range r.Callees {
+		if nb.Confidence == p {
+			return true
+		}
+	}
+	for _, h := range r.BlastRadius {
+		if h.Confidence == p {
+			return true
+		}
+	}
+	return false
 }
 
 // NewImpact builds the report of im; others are further candidates the
@@ -247,6 +272,9 @@ func (r *Impact) WriteText(w io.Writer) {
 	})
 	if r.TestCommand != "" {
 		fmt.Fprintf(w, "  run: %s\n", r.TestCommand)
+	}
+	if r.Precise != "" {
+		fmt.Fprintf(w, "\n%s\n", r.Precise)
 	}
 }
 

@@ -84,3 +84,27 @@ func ChangedSince(root string, t time.Time) func(rel string) bool {
 		return err != nil || st.ModTime().After(t)
 	}
 }
+
+// Summary is the line that tells a reader where precise edges come from:
+// the index file, its tool and age, and what the import did.
+func Summary(file string, made time.Time, st ImportStats) string {
+	changed := ""
+	if st.Changed > 0 {
+		changed = fmt.Sprintf("; %d files changed since use tree-sitter", st.Changed)
+	}
+	return fmt.Sprintf("Precise index: %s (%s, %s old): %d call sites confirmed, %d added, %d redirected%s.",
+		filepath.Base(file), st.Tool, Age(time.Since(made)), st.Confirmed, st.Added, st.Redirected, changed)
+}
+
+// Age rounds a duration for people: "40s", "12m", "3h", "2d".
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

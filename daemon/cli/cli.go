@@ -31,6 +31,8 @@ type command struct {
 // ctx carries the command's streams.
 type ctx struct {
 	stdout, stderr io.Writer
+	// precise is the summary of the last precise SCIP import.
+	precise string
 }
 
 var commands []command

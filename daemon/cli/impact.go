@@ -38,12 +38,18 @@ func runImpact(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	g := res.Graph
+	g, pre, err := preciseGraph(c, res)
+	if err != nil {
+		return err
+	}
 	cands := g.Find(pos[0])
 	if len(cands) == 0 {
 		return report.NotFound(g, pos[0])
 	}
 	r := report.NewImpact(g, g.Impact(cands[0], *depth, graph.Filter{MinConfidence: conf}), cands[1:])
+	if r.HasPrecise() {
+		r.Precise = pre
+	}
 	return printImpact(c.stdout, r, *asJSON)
 }
 

@@ -48,10 +48,20 @@ func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.G
 		return nil, err
 	}
 	ref, st := scip.Import(res.Root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(res.Root, p.Made)})
+	c.precise = scip.Summary(p.File, p.Made, st)
 	if !quiet {
 		fmt.Fprintf(c.stderr, "scip: %s (%s, made %s ago): %d of %d documents used (%d changed since); %d of %d sites found: %d confirmed, %d redirected, %d added, %d external, %d local values; %d edges, %d dropped; %s\n",
 			p.File, st.Tool, time.Since(p.Made).Round(time.Second), st.Used, st.Documents, st.Changed, st.Found, st.Sites,
 			st.Confirmed, st.Redirected, st.Added, st.External, st.Local, len(ref.Edges), len(ref.Stale), st.Duration.Round(time.Millisecond))
 	}
 	return lsp.Apply(res.Graph, ref), nil
+}
+
+// preciseGraph is res's graph with the workspace's precise index applied
+// (as ccd export --scip=auto does, quietly) and the line that names the
+// index, its tool and age ("" without one).
+func preciseGraph(c *ctx, res *index.Result) (*graph.Graph, string, error) {
+	c.precise = ""
+	g, err := importPrecise(c, res, "auto", true)
+	return g, c.precise, err
 }

@@ -46,6 +46,8 @@ var Corpus = []Package{
 	{Lang: "javascript", Name: "commander", Source: "npm:commander@12.1.0", Quick: true, Note: "CommonJS classes, method chaining"},
 	{Lang: "javascript", Name: "express", Source: "npm:express@4.21.2", Note: "CommonJS prototype methods, `app.x = function`, function values"},
 	{Lang: "javascript", Name: "immer", Source: "npm:immer@10.1.1", Sub: "src", Note: "TypeScript sources: ES modules, classes, closures, generics"},
+	{Lang: "javascript", Name: "mobx", Source: "npm:mobx@6.13.5", Sub: "src", Note: "TypeScript sources: classes and methods called through this, many modules, decorators"},
+	{Lang: "javascript", Name: "rxjs", Source: "npm:rxjs@7.8.1", Sub: "src", Note: "TypeScript sources: operators as functions returning functions, generics, a class hierarchy"},
 }
 
 // fetch makes dir hold the package's files (dir/root is what is analysed)

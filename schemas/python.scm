@@ -74,7 +74,7 @@
 ; Context` (functions and classes used as values)
 (assignment
   left: [(identifier) (attribute)] @cc.bind.name
-  right: [(identifier) (attribute)] @cc.bind.value)
+  right: [(identifier) (attribute) (lambda)] @cc.bind.value)
 
 ; ---- value flow: a called value that is not a name (get_handler()(req),
 ; _dispatch[kind](x), Middleware()(environ)) is a call of its __call__
@@ -88,66 +88,66 @@
 ; what a function returns (a name, an attribute or a call, at the top of
 ; its body): the result of a call of it
 (function_definition
-  body: (block (return_statement [(identifier) (attribute) (call)] @cc.def.returns)) @cc.def.returns.body)
+  body: (block (return_statement [(identifier) (attribute) (call) (lambda)] @cc.def.returns)) @cc.def.returns.body)
 
 ; tuple unpacking pairs names with values: a, b = f, g
 (assignment
   left: (pattern_list . (identifier) @cc.bind.name)
-  right: (expression_list . [(identifier) (attribute)] @cc.bind.value))
+  right: (expression_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
 (assignment
   left: (pattern_list . (_) . (identifier) @cc.bind.name)
-  right: (expression_list . (_) . [(identifier) (attribute)] @cc.bind.value))
+  right: (expression_list . (_) . [(identifier) (attribute) (lambda)] @cc.bind.value))
 (assignment
   left: (pattern_list . (_) . (_) . (identifier) @cc.bind.name)
-  right: (expression_list . (_) . (_) . [(identifier) (attribute)] @cc.bind.value))
+  right: (expression_list . (_) . (_) . [(identifier) (attribute) (lambda)] @cc.bind.value))
 
 ; functools.partial(f, ...) calls f: p = partial(f, 1)
 ((assignment
    left: (identifier) @cc.bind.name
    right: (call
      function: (attribute attribute: (identifier) @_partial)
-     arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value)))
+     arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value)))
  (#eq? @_partial "partial"))
 ((assignment
    left: (identifier) @cc.bind.name
    right: (call
      function: (identifier) @_partial
-     arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value)))
+     arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value)))
  (#eq? @_partial "partial"))
 
 ; both arms of a conditional: opener = gzip_open if gz else open
 (assignment
   left: (identifier) @cc.bind.name
-  right: (conditional_expression . [(identifier) (attribute)] @cc.bind.value))
+  right: (conditional_expression . [(identifier) (attribute) (lambda)] @cc.bind.value))
 (assignment
   left: (identifier) @cc.bind.name
-  right: (conditional_expression [(identifier) (attribute)] @cc.bind.value .))
+  right: (conditional_expression [(identifier) (attribute) (lambda)] @cc.bind.value .))
 
 ; containers: what a dict, list, tuple or set holds is bound as name[]
 (assignment
   left: (identifier) @cc.bind.elems
-  right: (dictionary (pair value: [(identifier) (attribute)] @cc.bind.value)))
+  right: (dictionary (pair value: [(identifier) (attribute) (lambda)] @cc.bind.value)))
 (assignment
   left: (identifier) @cc.bind.elems
-  right: (list [(identifier) (attribute)] @cc.bind.value))
+  right: (list [(identifier) (attribute) (lambda)] @cc.bind.value))
 (assignment
   left: (identifier) @cc.bind.elems
-  right: (tuple [(identifier) (attribute)] @cc.bind.value))
+  right: (tuple [(identifier) (attribute) (lambda)] @cc.bind.value))
 (assignment
   left: (identifier) @cc.bind.elems
-  right: (set [(identifier) (attribute)] @cc.bind.value))
+  right: (set [(identifier) (attribute) (lambda)] @cc.bind.value))
 
 ; filled later: table[k] = f, hooks.append(f)
 (assignment
   left: (subscript value: (identifier) @cc.bind.elems)
-  right: [(identifier) (attribute)] @cc.bind.value)
+  right: [(identifier) (attribute) (lambda)] @cc.bind.value)
 ((call
    function: (attribute object: (identifier) @cc.bind.elems attribute: (identifier) @_add)
-   arguments: (argument_list . [(identifier) (attribute)] @cc.bind.value))
+   arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
  (#match? @_add "^(append|add)$"))
 
 ; what a generator yields: the elements of what a call of it returns
-(expression_statement (yield [(identifier) (attribute)] @cc.bind.value) @cc.bind.yield)
+(expression_statement (yield [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.yield)
 
 ; a loop variable takes the elements: for h in hooks, for f in (a, b),
 ; for f in gen()
@@ -156,20 +156,33 @@
   right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
 (for_statement
   left: (identifier) @cc.bind.name
-  right: (list [(identifier) (attribute)] @cc.bind.value))
+  right: (list [(identifier) (attribute) (lambda)] @cc.bind.value))
 (for_statement
   left: (identifier) @cc.bind.name
-  right: (tuple [(identifier) (attribute)] @cc.bind.value))
+  right: (tuple [(identifier) (attribute) (lambda)] @cc.bind.value))
+
+; a lambda bound to a name is a function of that name:
+; currentframe = lambda: sys._getframe(1)
+(assignment
+  left: (identifier) @cc.def.func.name
+  right: (lambda body: (_) @cc.def.body)) @cc.def.func.node
+
+; ---- lambdas: anonymous functions (fn@N of their holder); the calls in
+; their bodies are theirs, and the places that pass, store or call them
+; name them
+(lambda body: (_) @cc.def.body) @cc.def.anon
+; (lambda: f())() calls the lambda in place
+(call function: (parenthesized_expression (lambda) @cc.call.target)) @cc.call.node
 
 ; functions passed as arguments bind the callee's parameters, by position
 ; or keyword; a decorator gets the function it decorates
 (call
   function: (_) @cc.arg.callee
-  arguments: (argument_list [(identifier) (attribute)] @cc.arg.value) @cc.arg.list)
+  arguments: (argument_list [(identifier) (attribute) (lambda)] @cc.arg.value) @cc.arg.list)
 (call
   function: (_) @cc.arg.callee
   arguments: (argument_list
-    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute)] @cc.arg.value)))
+    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute) (lambda)] @cc.arg.value)))
 (decorated_definition
   (decorator [(identifier) (attribute)] @cc.arg.callee)
   definition: [(function_definition name: (identifier) @cc.arg.value)
@@ -180,11 +193,11 @@
 ; extractor keeps those that may name a function and the resolver makes
 ; reference edges (sorted(xs, key=_safe_key), handlers = {'a': on_a})
 ; (arguments: see the argument patterns above, which make references too)
-(assignment right: [(identifier) (attribute)] @cc.value.ref)
-(return_statement [(identifier) (attribute)] @cc.value.ref)
-(pair value: [(identifier) (attribute)] @cc.value.ref)
-(list [(identifier) (attribute)] @cc.value.ref)
-(tuple [(identifier) (attribute)] @cc.value.ref)
+(assignment right: [(identifier) (attribute) (lambda)] @cc.value.ref)
+(return_statement [(identifier) (attribute) (lambda)] @cc.value.ref)
+(pair value: [(identifier) (attribute) (lambda)] @cc.value.ref)
+(list [(identifier) (attribute) (lambda)] @cc.value.ref)
+(tuple [(identifier) (attribute) (lambda)] @cc.value.ref)
 
 ; names bound as variables and parameters: a bare name among them in a
 ; value position is not taken for a function of that name

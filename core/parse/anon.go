@@ -20,6 +20,7 @@ var anonTypes = map[string]bool{
 	"arrow_function":      true,
 	"function_expression": true,
 	"generator_function":  true,
+	"lambda":              true, // Python
 }
 
 // tmpAnon prefixes the name an anonymous function goes by until finish

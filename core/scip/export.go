@@ -243,7 +243,8 @@ func (x *exporter) kind(i int) int32 {
 }
 
 // nameRange finds a definition's name on its first lines; without it (an
-// anonymous function) the range is the first word of its first line.
+// anonymous function) the range is its keyword when its first line has
+// one, else the first word of that line.
 func (x *exporter) nameRange(n *graph.Node) []int32 {
 	ls := x.lines(n.Path)
 	for l := n.StartLine; l >= 1 && l <= len(ls) && l <= n.EndLine && l < n.StartLine+30; l++ {
@@ -259,6 +260,12 @@ func (x *exporter) nameRange(n *graph.Node) []int32 {
 		return []int32{int32(l - 1), 0, 0}
 	}
 	line := ls[l-1]
+	for _, kw := range []string{"lambda", "function", "func"} {
+		// An anonymous function: its keyword.
+		if hits := lsp.FindWord(line, kw); len(hits) == 1 {
+			return []int32{int32(l - 1), int32(hits[0]), int32(hits[0] + len(kw))}
+		}
+	}
 	start := len(line) - len(bytes.TrimLeft(line, " \t"))
 	end := start
 	for end < len(line) && lsp.IsIdentByte(line[end]) {

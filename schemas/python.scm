@@ -167,6 +167,13 @@
   left: (identifier) @cc.def.func.name
   right: (lambda body: (_) @cc.def.body)) @cc.def.func.node
 
+; ---- special methods no call names: `with x:` runs x.__enter__ and
+; x.__exit__; `for v in x:` runs x.__iter__ and __next__ (on what
+; __iter__ returns, most often x itself)
+(with_item value: (as_pattern . [(call) (identifier) (attribute)] @cc.call.protocol.__enter__.__exit__))
+(with_item value: [(call) (identifier) (attribute)] @cc.call.protocol.__enter__.__exit__)
+(for_statement right: [(call) (identifier) (attribute)] @cc.call.protocol.__iter__.__next__)
+
 ; ---- lambdas: anonymous functions (fn@N of their holder); the calls in
 ; their bodies are theirs, and the places that pass, store or call them
 ; name them

@@ -390,6 +390,10 @@ type matchCaps struct {
 	callValue, argCallee, argList, argValue, argKw *cnode
 	anon                                           *cnode
 	elems, iter, yield                             bool
+	// protocol is a value whose special methods (protocolNames) the
+	// statement runs.
+	protocol      *cnode
+	protocolNames string
 }
 
 // match takes one query match: it checks the pattern's predicates, sorts
@@ -457,6 +461,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.star = true
 		case roleImportKind:
 			c.kind = x.s.kinds[cp.index]
+		case roleProtocol:
+			c.protocol, c.protocolNames = n, x.s.kinds[cp.index]
 		case roleCallNode:
 			c.callNode = n
 		case roleCallNew:
@@ -543,6 +549,9 @@ func (x *extractor) add(c *matchCaps) {
 	}
 	if (c.target != nil || c.callValue != nil) && (c.callNode != nil || c.newNode != nil) {
 		x.addCall(c)
+	}
+	if c.protocol != nil {
+		x.addProtocol(c)
 	}
 	if c.argCallee != nil && c.argValue != nil {
 		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) {
@@ -748,6 +757,25 @@ func (x *extractor) addCall(c *matchCaps) {
 	}
 	x.calls[sp] = len(x.callList)
 	x.callList = append(x.callList, callBuild{Call: call, pos: sp.start})
+}
+
+// addProtocol records the special methods a statement runs on a value
+// (`with Lock() as l:` runs Lock().__enter__ and __exit__; `for x in bag:`
+// runs bag.__iter__ and __next__) as calls of them on the value, at its
+// line. No call site names them, so no name-only match is made for them
+// (commonMethods).
+func (x *extractor) addProtocol(c *matchCaps) {
+	recv := strings.Join(strings.Fields(x.text(c.protocol)), "")
+	if recv == "" || len(recv) > 120 {
+		return
+	}
+	for _, name := range strings.Split(c.protocolNames, ".") {
+		if name == "" {
+			continue
+		}
+		call := facts.Call{Name: x.in(name), Recv: x.in(recv), Line: c.protocol.line()}
+		x.callList = append(x.callList, callBuild{Call: call, pos: c.protocol.start})
+	}
 }
 
 func (x *extractor) addBinding(c *matchCaps) {

@@ -72,6 +72,10 @@ const (
 	roleArgValue      // the argument (a name)
 	roleArgKeyword    // the keyword it is passed under
 	roleAnon          // an anonymous function (arrow function, function expression)
+	// roleProtocol: a value the statement runs special methods of, which
+	// no call site names; cc.call.protocol.NAME.NAME lists them
+	// (`with x:` runs x.__enter__ and x.__exit__).
+	roleProtocol
 )
 
 var roleNames = map[string]role{
@@ -274,11 +278,14 @@ func compileQuery(l *config.Language, ts *sitter.Language, src string) (*sitter.
 		case strings.HasPrefix(name, "cc.import.kind."):
 			roles[i] = roleImportKind
 			kinds[i] = strings.TrimPrefix(name, "cc.import.kind.")
+		case strings.HasPrefix(name, "cc.call.protocol."):
+			roles[i] = roleProtocol
+			kinds[i] = strings.TrimPrefix(name, "cc.call.protocol.")
 		case strings.HasPrefix(name, "_"):
 			roles[i] = roleIgnore
 		default:
 			q.Close()
-			return nil, nil, nil, nil, fmt.Errorf("schema %s: unknown capture @%s (known: %s, cc.import.kind.<kind>, _helper)",
+			return nil, nil, nil, nil, fmt.Errorf("schema %s: unknown capture @%s (known: %s, cc.import.kind.<kind>, cc.call.protocol.<method>..., _helper)",
 				l.Name, name, strings.Join(CaptureNames(), ", "))
 		}
 	}

@@ -119,6 +119,12 @@ type Options struct {
 	// (Go: a call through an interface that ccd binds to an implementation
 	// VTA finds there, rather than to the interface method).
 	SatisfiedBy map[string]string
+	// Implicit lists callee names the language runs without a call
+	// expression (Python's `with x:` runs x.__enter__): the oracle, which
+	// sees call expressions only, reports none of them, so ccd's sites of
+	// those names on a line without a call of that name are left out
+	// (Ignored) rather than counted as unconfirmed. Needs Source.
+	Implicit []string
 	// Samples is how many missed and spurious sites the result lists in
 	// its sample (default 20; the full lists are always kept).
 	Samples int
@@ -331,6 +337,9 @@ func OptionsFor(lang string) Options {
 		// is outside) but cannot observe.
 		return Options{Extra: []string{"callback"}}
 	}
+	if lang == "python" {
+		return Options{Implicit: []string{"__enter__", "__exit__", "__iter__", "__next__"}}
+	}
 	return Options{}
 }
 
@@ -338,6 +347,10 @@ func OptionsFor(lang string) Options {
 func Score(g *Graph, o *Oracle, opt Options) *Result {
 	if opt.Samples == 0 {
 		opt.Samples = 20
+	}
+	implicit := map[string]bool{}
+	for _, k := range opt.Implicit {
+		implicit[k] = true
 	}
 	extra := map[string]bool{}
 	for _, k := range opt.Extra {
@@ -388,6 +401,10 @@ func Score(g *Graph, o *Oracle, opt Options) *Result {
 			continue
 		}
 		for _, l := range e.Lines {
+			if implicit[to.Label] && opt.Source != nil && !strings.Contains(opt.Source(from.Path, l), to.Label+"(") {
+				r.Ignored++
+				continue
+			}
 			s := &Site{File: from.Path, Line: l, CalleeFile: to.Path, CalleeLine: to.StartLine,
 				Callee: to.ID, Caller: from.ID, Confidence: e.Confidence}
 			k := s.key()

@@ -281,3 +281,35 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreImplicit: ccd's sites of special methods run without a call
+// (`with x:`, `for v in x:`) are left out, as the oracle sees only call
+// expressions; a call written with the name still counts.
+func TestScoreImplicit(t *testing.T) {
+	g := graph(t, `{"nodes":[
+{"id":"a.py","kind":"module","path":"a.py"},
+{"id":"a.py::L","kind":"class","label":"L","qual":"L","path":"a.py","start_line":1,"end_line":5},
+{"id":"a.py::L.__enter__","kind":"func","label":"__enter__","qual":"L.__enter__","path":"a.py","start_line":2,"end_line":3},
+{"id":"a.py::use","kind":"func","label":"use","qual":"use","path":"a.py","start_line":7,"end_line":12}
+],"edges":[
+{"from":"a.py::use","to":"a.py::L.__enter__","type":"call","confidence":"inferred","lines":[8,10]}
+]}`)
+	o := &Oracle{Tool: "test", Files: []string{"a.py"}, Edges: []OEdge{
+		{File: "a.py", Line: 10, CalleeFile: "a.py", CalleeLine: 2, CalleeName: "__enter__", Kind: "goto"},
+	}}
+	src := map[int]string{8: "    with L() as l:", 10: "    l.__enter__()"}
+	for _, tc := range []struct {
+		name         string
+		implicit     []string
+		ccd, ignored int
+	}{
+		{"python", []string{"__enter__"}, 1, 1},
+		{"none", nil, 2, 0},
+	} {
+		opt := Options{Implicit: tc.implicit, Source: func(file string, line int) string { return src[line] }}
+		r := Score(g, o, opt)
+		if r.Sites.CCD != tc.ccd || r.Ignored != tc.ignored || r.Sites.Matched != 1 {
+			t.Errorf("%s: sites %+v, ignored %d; want %d ccd sites, %d ignored, 1 matched", tc.name, r.Sites, r.Ignored, tc.ccd, tc.ignored)
+		}
+	}
+}

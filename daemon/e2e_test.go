@@ -558,6 +558,22 @@ func (e *env) symbolsOf(t *testing.T, root, q string) []string {
 	return ids
 }
 
+// callerConfidence is the confidence `ccd impact --json` gives caller
+// among callee's callers in the workspace at root, "" when it is none.
+func (e *env) callerConfidence(root, callee, caller string) string {
+	r := e.run(bins.ccd, nil, "impact", "--root", root, callee, "--json")
+	var ans struct {
+		Callers []struct{ ID, Confidence string } `json:"callers"`
+	}
+	json.Unmarshal([]byte(r.stdout), &ans)
+	for _, c := range ans.Callers {
+		if c.ID == caller {
+			return c.Confidence
+		}
+	}
+	return ""
+}
+
 func (e *env) workspace(t *testing.T) wire.WorkspaceInfo {
 	t.Helper()
 	var list []wire.WorkspaceInfo

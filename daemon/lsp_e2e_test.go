@@ -120,19 +120,7 @@ func TestDaemonRefinesEdits(t *testing.T) {
 	// impact after each update already has App.Alert as an lsp caller
 	// (the refined graph follows the update by a splice, not by a rebuild
 	// that leaves the tree-sitter graph in answers meanwhile).
-	lspCaller := func(callee, caller string) bool {
-		r := e.run(bins.ccd, nil, "impact", "--root", root, callee, "--json")
-		var ans struct {
-			Callers []struct{ ID, Confidence string } `json:"callers"`
-		}
-		json.Unmarshal([]byte(r.stdout), &ans)
-		for _, c := range ans.Callers {
-			if c.ID == caller && c.Confidence == "lsp" {
-				return true
-			}
-		}
-		return false
-	}
+	lspCaller := func(callee, caller string) bool { return e.callerConfidence(root, callee, caller) == "lsp" }
 	if !lspCaller("Email.Notify", "app/app.go::App.Alert") {
 		t.Fatal("no lsp caller of Email.Notify after the first refinement")
 	}
@@ -155,19 +143,7 @@ func TestDaemonRefinesEdits(t *testing.T) {
 	p := filepath.Join(root, "app", "app.go")
 	b, _ := os.ReadFile(p)
 	os.WriteFile(p, append(b, []byte("\n// Page notifies on call.\nfunc Page(n notify.Notifier) error {\n\treturn n.Notify(\"page\")\n}\n")...), 0o644)
-	waitFor(t, "Page as an lsp caller of SMS.Notify", 3*time.Minute, func() bool {
-		r := e.run(bins.ccd, nil, "impact", "--root", root, "SMS.Notify", "--json")
-		var ans struct {
-			Callers []struct{ ID, Confidence string } `json:"callers"`
-		}
-		json.Unmarshal([]byte(r.stdout), &ans)
-		for _, c := range ans.Callers {
-			if c.ID == "app/app.go::Page" && c.Confidence == "lsp" {
-				return true
-			}
-		}
-		return false
-	})
+	waitFor(t, "Page as an lsp caller of SMS.Notify", 3*time.Minute, func() bool { return lspCaller("SMS.Notify", "app/app.go::Page") })
 }
 
 // TestDaemonKeepsRefinementAcrossRestarts: a daemon stopped and started

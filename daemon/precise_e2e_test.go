@@ -55,19 +55,7 @@ func testDaemonPrecise(t *testing.T, envs ...string) {
 	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
 		t.Fatalf("init: %+v", r)
 	}
-	confidence := func(callee, caller string) string {
-		r := e.run(bins.ccd, nil, "impact", "--root", root, callee, "--json")
-		var ans struct {
-			Callers []struct{ ID, Confidence string } `json:"callers"`
-		}
-		json.Unmarshal([]byte(r.stdout), &ans)
-		for _, c := range ans.Callers {
-			if c.ID == caller {
-				return c.Confidence
-			}
-		}
-		return ""
-	}
+	confidence := func(callee, caller string) string { return e.callerConfidence(root, callee, caller) }
 	// holder.name's only caller was a name-match before the index.
 	waitFor(t, "precise edges", time.Minute, func() bool {
 		return confidence("holder.name", "app/app.go::Use") == "precise"

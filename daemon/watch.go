@@ -48,8 +48,10 @@ type watcher struct {
 	full       bool            // re-read every file (HEAD moved)
 	structural bool            // files or directories appeared, vanished or moved
 	precise    bool            // the precise SCIP index was written
-	kick       chan struct{}
-	done       chan struct{}
+	// preciseFile is the workspace's precise SCIP index (r.preciseFile).
+	preciseFile string
+	kick        chan struct{}
+	done        chan struct{}
 
 	// polling: inotify could not follow the whole tree (no instance
 	// left, or the watch limit reached): the tree is also walked every
@@ -80,7 +82,7 @@ func (r *registry) watch(ws *workspace) {
 	}
 	fw, err := newFSWatcher()
 	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
-		pollStop: make(chan struct{})}
+		pollStop: make(chan struct{}), preciseFile: r.preciseFile(ws)}
 	if err != nil {
 		// No inotify instance left (fs.inotify.max_user_instances):
 		// poll the tree instead.
@@ -193,7 +195,7 @@ func (w *watcher) events() {
 				}
 				continue
 			}
-			if pf := w.r.preciseFile(w.ws); pf != "" && ev.Name == pf {
+			if w.preciseFile != "" && ev.Name == w.preciseFile {
 				// A new precise index (often git-ignored): import it once
 				// the burst of writes is over.
 				w.mu.Lock()

@@ -51,8 +51,8 @@ func Export(root string, g *graph.Graph, opt ExportOptions) (*Index, ExportStats
 	if err != nil {
 		return nil, ExportStats{}, fmt.Errorf("scip export %s: %w", root, err)
 	}
-	x := &exporter{root: abs, g: g, pkgs: newPackages(abs), syms: make([]string, len(g.Nodes)),
-		docs: map[string]*Document{}, texts: map[string][][]byte{}, seenOcc: map[occKey]bool{}}
+	x := &exporter{g: g, pkgs: newPackages(abs), syms: make([]string, len(g.Nodes)),
+		docs: map[string]*Document{}, sources: newSources(abs), seenOcc: map[occKey]bool{}}
 	x.symbols()
 	x.definitions()
 	x.references()
@@ -77,12 +77,11 @@ func Export(root string, g *graph.Graph, opt ExportOptions) (*Index, ExportStats
 }
 
 type exporter struct {
-	root    string
-	g       *graph.Graph
-	pkgs    *packages
-	syms    []string // node index → symbol
-	docs    map[string]*Document
-	texts   map[string][][]byte
+	g    *graph.Graph
+	pkgs *packages
+	syms []string // node index → symbol
+	docs map[string]*Document
+	*sources
 	seenOcc map[occKey]bool
 	defs    map[int][]int32 // node index → definition range, as placed
 	stats   ExportStats
@@ -118,18 +117,6 @@ func (x *exporter) doc(n *graph.Node) *Document {
 		x.docs[n.Path] = d
 	}
 	return d
-}
-
-// lines returns a file's lines (nil when it cannot be read).
-func (x *exporter) lines(p string) [][]byte {
-	ls, ok := x.texts[p]
-	if !ok {
-		if b, err := os.ReadFile(filepath.Join(x.root, filepath.FromSlash(p))); err == nil {
-			ls = lsp.SplitLines(b)
-		}
-		x.texts[p] = ls
-	}
-	return ls
 }
 
 // symbols gives every node its symbol: modules a namespace per directory

@@ -65,7 +65,7 @@ type ImportStats struct {
 func Import(root string, g *graph.Graph, files []*facts.File, idx *Index, opt ImportOptions) (*lsp.Refinement, ImportStats) {
 	t0 := time.Now()
 	abs, _ := filepath.Abs(root)
-	im := &importer{root: abs, g: g, idx: idx, opt: opt, texts: map[string][][]byte{},
+	im := &importer{g: g, idx: idx, opt: opt, sources: newSources(abs), changed: map[string]bool{},
 		defs: map[string]defLoc{}, more: map[string][]defLoc{}, nodeOf: map[string]int{}, edges: map[siteKey]graph.EdgeType{}, stale: map[siteKey]graph.Confidence{}}
 	im.stats.Tool = strings.TrimSpace(idx.Metadata.ToolName + " " + idx.Metadata.ToolVersion)
 	im.stats.Documents = len(idx.Documents)
@@ -90,12 +90,12 @@ func Import(root string, g *graph.Graph, files []*facts.File, idx *Index, opt Im
 }
 
 type importer struct {
-	root  string
-	g     *graph.Graph
-	idx   *Index
-	opt   ImportOptions
-	texts map[string][][]byte
-	defs  map[string]defLoc
+	g   *graph.Graph
+	idx *Index
+	opt ImportOptions
+	*sources
+	changed map[string]bool // opt.Changed's answers
+	defs    map[string]defLoc
 	// more holds the further definitions of symbols defined more than
 	// once (an indexer giving nested functions of one name one symbol).
 	more map[string][]defLoc
@@ -120,21 +120,23 @@ func (im *importer) usable(rel string) bool {
 	if len(im.g.InFile(rel)) == 0 {
 		return false
 	}
-	if im.opt.Changed != nil && im.opt.Changed(rel) {
+	if im.isChanged(rel) {
 		return false
 	}
 	return im.lines(rel) != nil
 }
 
-func (im *importer) lines(rel string) [][]byte {
-	ls, ok := im.texts[rel]
-	if !ok {
-		if b, err := os.ReadFile(filepath.Join(im.root, filepath.FromSlash(rel))); err == nil {
-			ls = lsp.SplitLines(b)
-		}
-		im.texts[rel] = ls
+// isChanged is opt.Changed, asked once per file.
+func (im *importer) isChanged(rel string) bool {
+	if im.opt.Changed == nil {
+		return false
 	}
-	return ls
+	c, ok := im.changed[rel]
+	if !ok {
+		c = im.opt.Changed(rel)
+		im.changed[rel] = c
+	}
+	return c
 }
 
 // byteCol converts an occurrence's column to a byte offset in line.
@@ -158,7 +160,7 @@ func byteCol(line []byte, col int32, enc int32) int {
 func (im *importer) definitions() {
 	for di := range im.idx.Documents {
 		d := &im.idx.Documents[di]
-		if len(im.g.InFile(d.RelativePath)) > 0 && im.opt.Changed != nil && im.opt.Changed(d.RelativePath) {
+		if len(im.g.InFile(d.RelativePath)) > 0 && im.isChanged(d.RelativePath) {
 			im.stats.Changed++
 			continue
 		}

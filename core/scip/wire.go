@@ -51,33 +51,8 @@ type Occurrence struct {
 const (
 	RoleDefinition = 0x1
 	RoleImport     = 0x2
-	RoleWrite      = 0x4
-	RoleRead       = 0x8
 	RoleTest       = 0x20
 )
-
-// Line returns the 0-based line an occurrence starts on.
-func (o *Occurrence) Line() int32 {
-	if len(o.Range) == 0 {
-		return -1
-	}
-	return o.Range[0]
-}
-
-// Span returns an occurrence's start column and, when it ends on the line
-// it starts on, its end column (else -1).
-func (o *Occurrence) Span() (start, end int32) {
-	switch len(o.Range) {
-	case 3:
-		return o.Range[1], o.Range[2]
-	case 4:
-		if o.Range[2] == o.Range[0] {
-			return o.Range[1], o.Range[3]
-		}
-		return o.Range[1], -1
-	}
-	return -1, -1
-}
 
 // SymbolInformation is what an index says about one symbol.
 type SymbolInformation struct {

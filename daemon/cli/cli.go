@@ -31,8 +31,6 @@ type command struct {
 // ctx carries the command's streams.
 type ctx struct {
 	stdout, stderr io.Writer
-	// precise is the summary of the last precise SCIP import.
-	precise string
 }
 
 var commands []command
@@ -215,7 +213,7 @@ func runExport(c *ctx, args []string) error {
 		return err
 	}
 	g := res.Graph
-	if g, err = importPrecise(c, res, *precise, *quiet); err != nil {
+	if g, _, err = importPrecise(c, res, *precise, *quiet); err != nil {
 		return err
 	}
 	if *lspMode == "auto" {

@@ -38,7 +38,7 @@ func runImpact(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	g, pre, err := preciseGraph(c, res)
+	g, pre, err := importPrecise(c, res, "auto", true)
 	if err != nil {
 		return err
 	}

@@ -15,26 +15,28 @@ import (
 )
 
 // importPrecise applies the workspace's precise SCIP index to its graph:
-// mode "off", "auto" (DIR/index.scip when there is one) or a file.
-func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.Graph, error) {
+// mode "off", "auto" (DIR/index.scip when there is one) or a file. It
+// returns the graph and the line naming the index, its tool and age (""
+// when none was applied).
+func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.Graph, string, error) {
 	if mode == "off" {
-		return res.Graph, nil
+		return res.Graph, "", nil
 	}
 	file := mode
 	if mode == "auto" {
 		cfg, err := config.Load()
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if cfg.SCIPIndex == "" {
-			return res.Graph, nil
+			return res.Graph, "", nil
 		}
 		file = cfg.SCIPIndex
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(res.Root, filepath.FromSlash(file))
 		}
 		if _, err := os.Stat(file); err != nil {
-			return res.Graph, nil
+			return res.Graph, "", nil
 		}
 	}
 	p, err := scip.Load(res.Root, file)
@@ -42,26 +44,16 @@ func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.G
 		if !quiet {
 			fmt.Fprintf(c.stderr, "scip: %s not used: %v\n", file, err)
 		}
-		return res.Graph, nil
+		return res.Graph, "", nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ref, st := scip.Import(res.Root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(res.Root, p.Made)})
-	c.precise = scip.Summary(p.File, p.Made, st)
 	if !quiet {
 		fmt.Fprintf(c.stderr, "scip: %s (%s, made %s ago): %d of %d documents used (%d changed since); %d of %d sites found: %d confirmed, %d redirected, %d added, %d external, %d local values; %d edges, %d dropped; %s\n",
 			p.File, st.Tool, time.Since(p.Made).Round(time.Second), st.Used, st.Documents, st.Changed, st.Found, st.Sites,
 			st.Confirmed, st.Redirected, st.Added, st.External, st.Local, len(ref.Edges), len(ref.Stale), st.Duration.Round(time.Millisecond))
 	}
-	return lsp.Apply(res.Graph, ref), nil
-}
-
-// preciseGraph is res's graph with the workspace's precise index applied
-// (as ccd export --scip=auto does, quietly) and the line that names the
-// index, its tool and age ("" without one).
-func preciseGraph(c *ctx, res *index.Result) (*graph.Graph, string, error) {
-	c.precise = ""
-	g, err := importPrecise(c, res, "auto", true)
-	return g, c.precise, err
+	return lsp.Apply(res.Graph, ref), scip.Summary(p.File, p.Made, st), nil
 }

@@ -138,6 +138,17 @@ func TestExportPrecise(t *testing.T) {
 	if own.code != 0 || !strings.Contains(own.stderr, "written by ccd itself") || strings.Contains(own.stdout, `"confidence":"precise"`) {
 		t.Errorf("ccd's own index: %+v", own)
 	}
+	// A damaged index found in the workspace does not stop the export; one
+	// named explicitly is an error.
+	if err := os.WriteFile(filepath.Join(root, "index.scip"), []byte{0x12, 0xff, 0x01}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run(bins.ccd, nil, "export", root, "-q"); r.code != 0 || !strings.Contains(r.stderr, "index.scip not used") || !strings.Contains(r.stdout, `"nodes"`) {
+		t.Errorf("a damaged index.scip with --scip=auto: %+v", r)
+	}
+	if r := e.run(bins.ccd, nil, "export", root, "--scip="+filepath.Join(root, "index.scip")); r.code == 0 || !strings.Contains(r.stderr, "index.scip") {
+		t.Errorf("a damaged index named explicitly: %+v", r)
+	}
 	if r := e.run(bins.ccd, nil, "export", root, "--scip="+filepath.Join(root, "missing.scip")); r.code == 0 || !strings.Contains(r.stderr, "missing.scip") {
 		t.Errorf("a missing index named explicitly: %+v", r)
 	}
@@ -177,5 +188,26 @@ func TestDaemonWritesSCIP(t *testing.T) {
 	bad := newEnv(t, "CCD_SCIP_EXPORT=index.scip")
 	if r := bad.run(bins.ccd, nil, "export", root, "-q"); r.code == 0 || !strings.Contains(r.stderr, "CCD_SCIP_EXPORT") {
 		t.Errorf("CCD_SCIP_EXPORT=index.scip: %+v", r)
+	}
+}
+
+// TestDaemonDamagedPreciseIndex: a damaged index.scip costs only its
+// edges: the workspace is served from tree-sitter, and status says the
+// index was not used and why.
+func TestDaemonDamagedPreciseIndex(t *testing.T) {
+	e := newEnv(t, "CCD_LSP=off")
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "scip", "precise", "go.txtar")), tempDir(t))
+	if err := os.WriteFile(filepath.Join(root, "index.scip"), []byte{0x12, 0xff, 0x01}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run(bins.ccd, nil, "init", root); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	waitFor(t, "the index judged", time.Minute, func() bool { return e.workspace(t).Precise != "" })
+	if ws := e.workspace(t); !strings.Contains(ws.Precise, "not used") || !strings.Contains(ws.Precise, "scip index") {
+		t.Errorf("status precise = %q", ws.Precise)
+	}
+	if c := e.callerConfidence(root, "holder.name", "app/app.go::Use"); c == "" || c == "precise" {
+		t.Errorf("Use calls holder.name with confidence %q, want tree-sitter's", c)
 	}
 }

@@ -40,9 +40,11 @@ func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.G
 		}
 	}
 	p, err := scip.Load(res.Root, file)
-	if errors.Is(err, scip.ErrOwnIndex) && mode == "auto" {
-		if !quiet {
-			fmt.Fprintf(c.stderr, "scip: %s not used: %v\n", file, err)
+	if err != nil && mode == "auto" {
+		// An index found, not asked for: one that cannot be used (ccd's
+		// own, damaged, half written) leaves the tree-sitter graph.
+		if !quiet || !errors.Is(err, scip.ErrOwnIndex) {
+			fmt.Fprintf(c.stderr, "scip: %s not used: %v (make it again with the indexer, or pass --scip=off)\n", file, err)
 		}
 		return res.Graph, "", nil
 	}

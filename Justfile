@@ -135,6 +135,13 @@ oracle-scip: build
     bash scripts/install-scip.sh
     go run ./internal/oracle/cmd/ccd-oracle --scip .tools/scip/bin
 
+# Score ccd's call edges against the runtime truth of the small programs in
+# testdata/micro (Python and JavaScript, one pattern each: value flow,
+# callbacks, decorators, chains, MRO, CommonJS...): each is run under a
+# tracer that records every call; writes MICRO.md (about 20 seconds).
+micro: build
+    go run ./internal/oracle/cmd/ccd-oracle micro
+
 # Score the edit card's "will break" against the compilers' cached truth
 # (testdata/breakage/: signature changes of functions in pflag, toml, chi,
 # argparse, email, immer and mobx, and the calls go/types, pyright and the

@@ -4,9 +4,12 @@
 //
 //	ccd-oracle [--quick] [--ccd bin/ccd] [--tools .tools/oracle] [--work bin/oracle] [--out ORACLE.md] [--only NAME,...]
 //	ccd-oracle score [--lang go|python|javascript] [--root DIR] CCD.json ORACLE.json
+//	ccd-oracle micro [--ccd bin/ccd] [--dir testdata/micro] [--out MICRO.md] [--only LANG|LANG/CATEGORY,...]
 //
 // The second form scores one pair of files already made and prints the
-// result as JSON (for working on one package by hand).
+// result as JSON (for working on one package by hand). The third runs the
+// micro-benchmark (`just micro`): small programs whose truth is recorded
+// by running them; it writes MICRO.md.
 package main
 
 import (
@@ -16,12 +19,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/ccd-dev/ccd/internal/oracle"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "micro" {
+		if err := micro(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "ccd-oracle micro:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "score" {
 		if err := score(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "ccd-oracle score:", err)
@@ -155,4 +167,58 @@ func score(args []string) error {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "ccd-oracle:", err)
 	os.Exit(1)
+}
+
+func micro(args []string) error {
+	fs := flag.NewFlagSet("ccd-oracle micro", flag.ContinueOnError)
+	ccd := fs.String("ccd", "bin/ccd", "the ccd binary")
+	tools := fs.String("tools", ".tools/oracle", "where scripts/install-oracle.sh installed TypeScript")
+	dir := fs.String("dir", "testdata/micro", "the programs")
+	work := fs.String("work", "bin/micro", "scratch: ccd's state and per-program JSON")
+	out := fs.String("out", "MICRO.md", "the Markdown report (- for stdout)")
+	only := fs.String("only", "", "comma-separated languages or LANG/CATEGORY prefixes")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	repo, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(repo, p)
+	}
+	cfg := oracle.MicroConfig{Repo: repo, CCD: abs(*ccd), Tools: abs(*tools), Dir: abs(*dir), Work: abs(*work),
+		Jobs: runtime.NumCPU(), Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "micro: "+f+"\n", a...) }}
+	if *only != "" {
+		cfg.Only = strings.Split(*only, ",")
+	}
+	t0 := time.Now()
+	rs, err := oracle.RunMicro(cfg)
+	if err != nil {
+		return err
+	}
+	commit := ""
+	if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
+		commit = strings.TrimSpace(string(c))
+		st, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "core", "daemon", "schemas", "config").Output()
+		if err == nil && len(strings.TrimSpace(string(st))) > 0 {
+			commit += "-dirty"
+		}
+	}
+	md := oracle.MicroMarkdown(rs, commit, "just micro", time.Since(t0))
+	for _, l := range []string{"python", "javascript"} {
+		c := oracle.MicroTotals(rs, l)
+		if c.Oracle > 0 {
+			fmt.Fprintf(os.Stderr, "micro: %-22s P %.3f  R %.3f  F1 %.3f  (%d ccd sites, %d runtime sites)\n",
+				oracle.LangName(l), c.Precision(), c.Recall(), c.F1(), c.CCD, c.Oracle)
+		}
+	}
+	if *out == "-" {
+		fmt.Print(md)
+		return nil
+	}
+	return os.WriteFile(abs(*out), []byte(md), 0o644)
 }

@@ -1,0 +1,7 @@
+'use strict';
+
+module.exports.range = function range(start, end) {
+  const out = [];
+  for (let i = start; i < end; i++) out.push(i);
+  return out;
+};

@@ -1,0 +1,2 @@
+def encode(value):
+    return value[::-1]

@@ -173,6 +173,29 @@
 (with_item value: (as_pattern . [(call) (identifier) (attribute)] @cc.call.protocol.__enter__.__exit__))
 (with_item value: [(call) (identifier) (attribute)] @cc.call.protocol.__enter__.__exit__)
 (for_statement right: [(call) (identifier) (attribute)] @cc.call.protocol.__iter__.__next__)
+; async with / async for run the asynchronous ones
+(with_statement "async" (with_clause (with_item value: (as_pattern . [(call) (identifier) (attribute)] @cc.call.protocol.__aenter__.__aexit__))))
+(with_statement "async" (with_clause (with_item value: [(call) (identifier) (attribute)] @cc.call.protocol.__aenter__.__aexit__)))
+(for_statement "async" right: [(call) (identifier) (attribute)] @cc.call.protocol.__aiter__.__anext__)
+; with X(...) as x: x is what X's __enter__ returns, most often the
+; instance itself
+(with_item value: (as_pattern . (call function: [(identifier) (attribute)] @cc.bind.call)
+  alias: (as_pattern_target (identifier) @cc.bind.name)))
+
+; ---- builtins that call the function they are given: map(f, xs),
+; filter(f, xs), sorted(xs, key=f), min/max(key=f), xs.sort(key=f)
+; (the function's name is the call's node: the builtin's call is one
+; already)
+((call
+   function: (identifier) @_hof
+   arguments: (argument_list . (identifier) @cc.call.target @cc.call.node))
+ (#match? @_hof "^(map|filter)$"))
+((call
+   function: [(identifier) (attribute attribute: (identifier))] @_hof
+   arguments: (argument_list
+     (keyword_argument name: (identifier) @_key value: (identifier) @cc.call.target @cc.call.node)))
+ (#match? @_hof "(^|[.])(sorted|min|max|sort|nlargest|nsmallest|groupby)$")
+ (#eq? @_key "key"))
 
 ; ---- lambdas: anonymous functions (fn@N of their holder); the calls in
 ; their bodies are theirs, and the places that pass, store or call them
@@ -192,6 +215,11 @@
     (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute) (lambda)] @cc.arg.value)))
 (decorated_definition
   (decorator [(identifier) (attribute)] @cc.arg.callee)
+  definition: [(function_definition name: (identifier) @cc.arg.value)
+               (class_definition name: (identifier) @cc.arg.value)])
+; a decorator factory's result gets it: @retry(3), @app.route("/")
+(decorated_definition
+  (decorator (call function: [(identifier) (attribute)] @cc.arg.factory))
   definition: [(function_definition name: (identifier) @cc.arg.value)
                (class_definition name: (identifier) @cc.arg.value)])
 

@@ -388,6 +388,7 @@ type matchCaps struct {
 	// value flow: a called value, element and iteration bindings, a
 	// function value passed as an argument, an anonymous function
 	callValue, argCallee, argList, argValue, argKw *cnode
+	argFactory                                     bool
 	anon                                           *cnode
 	elems, iter, yield                             bool
 	// protocol is a value whose special methods (protocolNames) the
@@ -501,6 +502,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindName, c.yield = n, true
 		case roleArgCallee:
 			c.argCallee = n
+		case roleArgFactory:
+			c.argCallee, c.argFactory = n, true
 		case roleArgList:
 			c.argList = n
 		case roleArgValue:
@@ -557,7 +560,7 @@ func (x *extractor) add(c *matchCaps) {
 		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) {
 			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
 		}
-		a := argCand{callee: *c.argCallee, value: *c.argValue}
+		a := argCand{callee: *c.argCallee, value: *c.argValue, factory: c.argFactory}
 		if c.argList != nil {
 			a.listStart, a.hasList = c.argList.start, true
 		}

@@ -71,6 +71,7 @@ const (
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
 	roleArgKeyword    // the keyword it is passed under
+	roleArgFactory    // a decorator factory (@retry(3)): its result gets the argument
 	roleAnon          // an anonymous function (arrow function, function expression)
 	// roleProtocol: a value the statement runs special methods of, which
 	// no call site names; cc.call.protocol.NAME.NAME lists them
@@ -99,6 +100,7 @@ var roleNames = map[string]role{
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,
 	"cc.arg.keyword":      roleArgKeyword,
+	"cc.arg.factory":      roleArgFactory,
 	"cc.def.anon":         roleAnon,
 	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,

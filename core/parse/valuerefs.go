@@ -190,13 +190,16 @@ type argCand struct {
 	listStart     uint32 // where the argument list starts (hasList)
 	hasList       bool
 	kw            string
+	// factory: the callee is a decorator factory (@retry(3)) and what it
+	// returns gets the value ("retry()()#0").
+	factory bool
 }
 
 // addArgFlows records the functions and classes passed as arguments as
 // bindings of the callee's parameters: `apply(square, 2)` binds
 // "apply()#0" to square, `run(callback=notify)` binds "run()#=callback",
-// a method call `obj.m(f)` binds ".m()#0", and `@retry def fetch` binds
-// "retry()#0" to fetch. The resolver reads them when a parameter is
+// a method call `obj.m(f)` binds ".m()#0", `@retry def fetch` binds
+// "retry()#0" to fetch and `@retry(3) def fetch` "retry()()#0". The resolver reads them when a parameter is
 // called inside the callee (`def apply(func, *a): func(*a)`), within the
 // file: only calls of this file's functions are kept, passing names that
 // may be functions or classes (defined in this file or imported).
@@ -267,14 +270,21 @@ func (x *extractor) addArgFlows() {
 		case a.hasList && a.listStart < a.value.start:
 			slot = strconv.Itoa(argIndex(x.src[a.listStart:a.value.start]))
 		}
+		if a.factory {
+			callee += "()"
+		}
 		name := prefix + callee + "()#" + slot
 		key := name + "\x00" + value + "\x00" + strconv.Itoa(int(a.callee.start))
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
+		line := a.value.line()
+		if a.factory {
+			line = a.callee.line() // where the decorator runs
+		}
 		x.binds = append(x.binds, bindBuild{
-			Binding: facts.Binding{Name: x.in(name), FromExpr: x.in(value), Line: a.value.line()},
+			Binding: facts.Binding{Name: x.in(name), FromExpr: x.in(value), Line: line},
 			pos:     a.callee.start,
 		})
 	}

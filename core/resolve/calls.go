@@ -23,6 +23,9 @@ type callCtx struct {
 	// results memoizes the types of undeclared results ("=expr") typed
 	// near the top of a lookup, while origin's calls resolve.
 	results map[defRef]typ
+	// subs maps a class to the classes of origin that inherit from it
+	// (see overrides), made on first use.
+	subs map[defRef][]defRef
 }
 
 type mroResult struct {
@@ -138,7 +141,7 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		case ref.isClass():
 			return c.construct(typ{cls: ref, name: name, ctx: ref.fi, conf: conf})
 		case ref.isFunc():
-			if inner, ok := c.decorated(ref); ok {
+			if inner, wraps, ok := c.decorated(ref); ok && !wraps {
 				return inner, graph.Inferred
 			}
 			return ref, conf

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/graph"
 )
 
 // Value flow (Python, JavaScript/TypeScript), within a file: the functions and classes a called
@@ -208,6 +209,14 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 		keys = append(keys, d.Name+"()#"+strconv.Itoa(pos), "."+d.Name+"()#"+strconv.Itoa(pos))
 	}
 	keys = append(keys, d.Name+"()#="+name, "."+d.Name+"()#="+name)
+	if pos == 0 && d.Parent >= 0 {
+		// The function a decorator factory returns gets the decorated
+		// definition: `def retry(n): def decorator(func): ...; return
+		// decorator`, applied as @retry(3) ("retry()()#0").
+		if p := &fi.f.Defs[d.Parent]; p.Kind == facts.Func && p.Result == "="+d.Name {
+			keys = append(keys, p.Name+"()()#0", "."+p.Name+"()()#0")
+		}
+	}
 	if method && (d.Name == "__init__" || d.Name == "__new__") && pos > 0 {
 		// A constructor's parameters: what calls of the class pass.
 		cls := fi.f.Defs[d.Parent].Name
@@ -294,47 +303,126 @@ func eachParam(sig string, fn func(pos int, item string) bool) {
 
 // decorated returns the function a call of Python function ref runs when
 // its outermost decorator, a function of the same file, returns a
-// function defined inside it that does not present itself as the
-// decorated one (functools.wraps): `@logged def store()` binds store to
+// function defined inside it: `@logged def store()` binds store to
 // logged's inner, and calls of store run inner (which calls store
-// through its parameter).
-func (c *callCtx) decorated(ref defRef) (defRef, bool) {
+// through its parameter); a decorator factory's (`@retry(3)`, a method
+// `@app.route("/")`) result returns its own inner function. wraps is
+// true when that inner function presents itself as the decorated one
+// (functools.wraps): calls run it all the same, but the caller means the
+// decorated function, which keeps its edge.
+func (c *callCtx) decorated(ref defRef) (inner defRef, wraps, ok bool) {
 	d := ref.def()
-	if ref.fi.f.Lang != "python" || len(d.Decorators) == 0 || strings.Contains(d.Decorators[0], ".") {
-		return defRef{}, false
+	if ref.fi.f.Lang != "python" || len(d.Decorators) == 0 {
+		return defRef{}, false, false
 	}
-	// A bare decorator (@logged, not @retry(3), whose result decorates)
-	// left a binding of its parameter to the function.
-	bare := false
-	for _, bi := range ref.fi.argFlows[d.Decorators[0]+"()#0"] {
-		if b := &ref.fi.f.Bindings[bi]; b.FromExpr == d.Name && b.Scope == d.Parent {
-			bare = true
+	dec := d.Decorators[0]
+	last := dec
+	if i := strings.LastIndexByte(dec, '.'); i >= 0 {
+		last = dec[i+1:]
+	}
+	// The decorator left a binding of its parameter to the function: a
+	// bare one (@logged) "logged()#0", a factory (@retry(3)) "retry()()#0".
+	applied := func(key string) bool {
+		for _, bi := range ref.fi.argFlows[key] {
+			if b := &ref.fi.f.Bindings[bi]; b.FromExpr == d.Name && b.Scope == d.Parent {
+				return true
+			}
+		}
+		return false
+	}
+	factory := false
+	switch {
+	case !strings.Contains(dec, ".") && applied(dec+"()#0"):
+	case applied(dec+"()()#0") || applied("."+last+"()()#0"):
+		factory = true
+	default:
+		return defRef{}, false, false
+	}
+	var deco defRef
+	if recv, name, dotted := strings.Cut(dec, "."); dotted && factory {
+		if strings.Contains(name, ".") {
+			return defRef{}, false, false
+		}
+		t := c.in(ref.fi).typeOf(d.Parent, recv, 0)
+		if !t.known() || t.module != nil {
+			return defRef{}, false, false
+		}
+		deco, _ = c.in(ref.fi).methodOf(t, name, 0)
+	} else {
+		deco, _ = c.lookupName(ref.fi, d.Parent, dec, false, 0)
+	}
+	if !deco.isFunc() || deco == ref || deco.fi != ref.fi {
+		return defRef{}, false, false
+	}
+	if factory {
+		if deco, ok = returnedInner(deco); !ok {
+			return defRef{}, false, false
 		}
 	}
-	if !bare {
-		return defRef{}, false
+	w, ok := returnedInner(deco)
+	if !ok {
+		return defRef{}, false, false
 	}
-	deco, _ := c.lookupName(ref.fi, d.Parent, d.Decorators[0], false, 0)
-	if !deco.isFunc() || deco == ref || deco.fi != ref.fi {
-		return defRef{}, false
+	for _, dec := range w.def().Decorators {
+		if dec == "wraps" || strings.HasSuffix(dec, ".wraps") {
+			return w, true, true // presents itself as the decorated function
+		}
 	}
-	expr, ok := strings.CutPrefix(deco.def().Result, "=")
+	return w, false, true
+}
+
+// returnedInner is the function defined inside fn that fn returns
+// (`return wrapper`), if any.
+func returnedInner(fn defRef) (defRef, bool) {
+	expr, ok := strings.CutPrefix(fn.def().Result, "=")
 	if !ok {
 		return defRef{}, false
 	}
-	for _, k := range deco.fi.children[deco.idx] {
-		inner := &deco.fi.f.Defs[k]
-		if inner.Name != expr || inner.Kind != facts.Func {
-			continue
+	for _, k := range fn.fi.children[fn.idx] {
+		if inner := &fn.fi.f.Defs[k]; inner.Name == expr && inner.Kind == facts.Func {
+			return defRef{fn.fi, k}, true
 		}
-		for _, dec := range inner.Decorators {
-			if dec == "wraps" || strings.HasSuffix(dec, ".wraps") {
-				return defRef{}, false // presents itself as the decorated function
-			}
-		}
-		return defRef{deco.fi, k}, true
 	}
 	return defRef{}, false
+}
+
+// decoratorEdges are the calls a decorator factory's result makes where
+// it decorates: `@retry(3)` calls the decorator retry returns with the
+// function below it (a bare `@logged` is a call of logged, captured as
+// one).
+func (c *callCtx) decoratorEdges() []graph.EdgeSpec {
+	fi := c.fi
+	var out []graph.EdgeSpec
+	for key, bis := range fi.argFlows {
+		callee, ok := strings.CutSuffix(key, "()()#0")
+		if !ok {
+			continue
+		}
+		method := strings.HasPrefix(callee, ".")
+		callee = strings.TrimPrefix(callee, ".")
+		for k := range fi.f.Defs {
+			fd := &fi.f.Defs[k]
+			inMethod := fd.Parent >= 0 && fi.f.Defs[fd.Parent].Kind == facts.Class
+			if fd.Name != callee || fd.Kind != facts.Func || method != inMethod {
+				continue
+			}
+			inner, ok := returnedInner(defRef{fi, k})
+			if !ok {
+				continue
+			}
+			for _, bi := range bis {
+				b := &fi.f.Bindings[bi]
+				out = append(out, graph.EdgeSpec{From: fi.idOf(b.Scope), To: inner.id(), Type: graph.Call, Confidence: graph.Inferred, Line: b.Line})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].To < out[j].To
+	})
+	return out
 }
 
 // paramName is a parameter's text without its annotation or default.

@@ -73,7 +73,7 @@ var commonMethods = setOf(
 	"Lock", "Unlock", "RLock", "RUnlock", "Wait", "Done", "Do", "Reset", "Next", "Value", "Err",
 	"clone", "unwrap", "expect", "iter", "into", "from", "to_string", "as_str", "as_ref", "fmt",
 	"each", "to_s", "to_a", "to_h", "inspect", "hash", "test", "check", "validate", "handle", "process",
-	"execute", "render", "setup", "teardown", "__init__", "__call__", "__enter__", "__exit__", "__iter__", "__next__",
+	"execute", "render", "setup", "teardown", "__init__", "__call__", "__enter__", "__exit__", "__iter__", "__next__", "__aenter__", "__aexit__", "__aiter__", "__anext__",
 	"constructor", "initialize", "main",
 )
 

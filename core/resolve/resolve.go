@@ -563,6 +563,13 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 			typ = graph.Ref
 		}
 		out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: typ, Confidence: conf, Line: call.Line})
+		for _, o := range c.overrides(call, to) {
+			out = append(out, graph.EdgeSpec{From: from, To: o.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
+		}
+		if w, wraps, ok := c.decorated(to); ok && wraps && to.isFunc() && !call.Ref {
+			// functools.wraps: the call runs the wrapper too.
+			out = append(out, graph.EdgeSpec{From: from, To: w.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
+		}
 	}
 	// Value flow: the further functions a call may run (both arms of a
 	// conditional, a table's entries, what call sites pass a parameter).
@@ -579,6 +586,9 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		}
 	}
 	out = append(out, c.callbackEdges()...)
+	if fi.f.Lang == "python" {
+		out = append(out, c.decoratorEdges()...)
+	}
 	// Qualified references (pkg.T in a type, pkg.Var) mark the files of an
 	// imported package that this file uses.
 	for _, ref := range f.Refs {

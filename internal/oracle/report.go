@@ -94,8 +94,10 @@ func (rep *Report) Markdown() string {
 		"finds / the oracle's call sites. *Pairs* count (caller, callee) once however\n" +
 		"many sites join them. Totals pool the counts of a language's packages (micro).\n" +
 		"*P, checkable sites* leaves out ccd's unconfirmed sites where the oracle saw\n" +
-		"a call through the same name and could not resolve it (unconfirmed, not\n" +
-		"contradicted); the other columns count them as spurious.\n\n")
+		"a call through the same name and could not resolve it, and ccd's inferred\n" +
+		"edges to overrides of the method the oracle binds a call to (dispatch, which\n" +
+		"none of the oracles follows): unconfirmed, not contradicted; the other\n" +
+		"columns count them as spurious.\n\n")
 
 	b.WriteString("## Per language\n\n")
 	b.WriteString(rep.SummaryTable())

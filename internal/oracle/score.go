@@ -197,8 +197,11 @@ type Site struct {
 	// NoNode: ccd has no function or class node at the oracle's callee.
 	NoNode bool `json:"no_node,omitempty"`
 	// Unverified: a ccd site the oracle contradicts nowhere: it saw a
-	// call through the same name on that line and could not resolve it.
+	// call through the same name on that line and could not resolve it,
+	// or (Dispatch) an inferred edge to an override of the method the
+	// oracle binds that call to, which it does not follow to subclasses.
 	Unverified bool `json:"unverified,omitempty"`
+	Dispatch   bool `json:"dispatch,omitempty"`
 	// Other: the other side has a site on the same line with a different
 	// callee (a wrong target rather than a missing or extra edge).
 	Other string `json:"other,omitempty"`
@@ -242,6 +245,9 @@ type Result struct {
 	// (a call through the same name on that line): unconfirmed rather
 	// than contradicted.
 	Unverified int `json:"unverified"`
+	// Dispatch counts the unverified sites that are overrides reached by
+	// dispatch (see Site.Dispatch).
+	Dispatch int `json:"dispatch"`
 	// Ignored counts ccd call edges left out: their call site or callee
 	// is in a file the oracle did not analyse (build-tag variants,
 	// examples outside the module's packages), or the callee is a module.
@@ -648,6 +654,20 @@ func Score(g *Graph, o *Oracle, opt Options) *Result {
 			if !refHit[s] && s.Callee != c.Callee {
 				m.Other = s.Callee
 				break
+			}
+		}
+		if !m.Unverified && c.Confidence == "inferred" {
+			// An override reached by dispatch: the oracle bound the
+			// call to a method of the same name (a base's), which it
+			// does not follow to subclasses.
+			to := nodes[c.Callee]
+			for _, s := range refByLine[lineKey(c.File, c.Line)] {
+				if n, ok := nodes[s.Callee]; ok && s.Callee != c.Callee && n.Label == to.Label && strings.Contains(to.Qual, ".") {
+					m.Unverified, m.Dispatch = true, true
+					r.Unverified++
+					r.Dispatch++
+					break
+				}
 			}
 		}
 		if m.Other != "" {

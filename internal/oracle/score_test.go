@@ -313,3 +313,35 @@ func TestScoreImplicit(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreDispatch: ccd's inferred edge to an override of the method the
+// oracle binds the call to is unverified (dispatch), still counted as
+// spurious in plain precision; a resolved one, or one to a method of
+// another name, is not.
+func TestScoreDispatch(t *testing.T) {
+	g := graph(t, `{"nodes":[
+{"id":"a.py","kind":"module","path":"a.py"},
+{"id":"a.py::H","kind":"class","label":"H","qual":"H","path":"a.py","start_line":1,"end_line":6},
+{"id":"a.py::H.handle","kind":"func","label":"handle","qual":"H.handle","path":"a.py","start_line":2,"end_line":3},
+{"id":"a.py::H.emit","kind":"func","label":"emit","qual":"H.emit","path":"a.py","start_line":5,"end_line":6},
+{"id":"a.py::S","kind":"class","label":"S","qual":"S","path":"a.py","start_line":8,"end_line":12},
+{"id":"a.py::S.emit","kind":"func","label":"emit","qual":"S.emit","path":"a.py","start_line":9,"end_line":10},
+{"id":"a.py::S.flush","kind":"func","label":"flush","qual":"S.flush","path":"a.py","start_line":11,"end_line":12}
+],"edges":[
+{"from":"a.py::H.handle","to":"a.py::H.emit","type":"call","confidence":"resolved","lines":[3]},
+{"from":"a.py::H.handle","to":"a.py::S.emit","type":"call","confidence":"inferred","lines":[3]},
+{"from":"a.py::H.handle","to":"a.py::S.flush","type":"call","confidence":"inferred","lines":[3]}
+]}`)
+	o := &Oracle{Tool: "test", Files: []string{"a.py"}, Edges: []OEdge{
+		{File: "a.py", Line: 3, CalleeFile: "a.py", CalleeLine: 5, CalleeName: "emit", Kind: "goto"},
+	}}
+	r := Score(g, o, Options{})
+	if r.Sites.CCD != 3 || r.Sites.Confirmed != 1 || r.Dispatch != 1 || r.Unverified != 1 {
+		t.Fatalf("sites %+v, dispatch %d, unverified %d; want 3 ccd sites, 1 confirmed, 1 dispatch", r.Sites, r.Dispatch, r.Unverified)
+	}
+	for _, s := range r.Spurious {
+		if s.Dispatch != (s.Callee == "a.py::S.emit") {
+			t.Errorf("%s: dispatch %v", s.Callee, s.Dispatch)
+		}
+	}
+}

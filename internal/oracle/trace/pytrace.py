@@ -52,6 +52,7 @@ builtin_calls = []  # frames running a builtin (map, sorted, ...) now
 errors = []
 calls_seen = 0
 asts = {}  # abs path -> (call index, source lines)
+blocks_of = {}  # abs path -> [(first, last line) of with and for statements]
 def_lines = {}  # code object -> def line
 
 
@@ -88,6 +89,28 @@ def file_info(path):
     got = (ends, src.splitlines())
     asts[path] = got
     return got
+
+
+def enclosing_block(path, line):
+    """The first line of the innermost with or for statement whose lines
+    hold line, or None."""
+    blocks = blocks_of.get(path)
+    if blocks is None:
+        blocks = []
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            for n in ast.walk(tree):
+                if isinstance(n, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor)):
+                    blocks.append((n.lineno, n.end_lineno))
+        except (OSError, SyntaxError, ValueError):
+            pass
+        blocks_of[path] = blocks
+    best = None
+    for start, end in blocks:
+        if start <= line <= end and (best is None or start > best):
+            best = start
+    return best
 
 
 def def_line(code):
@@ -137,6 +160,13 @@ def site(frame, callee_name):
             alt.add(line)
             alt.add(call.func.end_lineno)
             line = call.lineno
+    if kind != "call":
+        # A protocol call (with, async with, for, async for) may be
+        # placed on a line of the statement's body: the header is an
+        # alternative.
+        stmt = enclosing_block(os.path.realpath(code.co_filename), line)
+        if stmt is not None:
+            alt.add(stmt)
     alt.discard(line)
     return line, sorted(alt), kind
 

@@ -77,6 +77,26 @@
   ]
   (#not-any-of? @_obj "exports" "module")) @cc.def.func.node
 
+; this.publish = function () {} in a constructor function or a class's
+; constructor: a method of its instances, owned by that function (class)
+(assignment_expression
+  left: (member_expression
+    object: (this)
+    property: (property_identifier)) @cc.def.func.name
+  right: [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ]) @cc.def.func.node
+
+; Router.prototype = { add() {}, normalize: function () {} } attaches its
+; functions to Router, as Router.prototype.add = ... does
+((assignment_expression
+   left: (member_expression
+     object: (identifier) @cc.scope.name
+     property: (property_identifier) @_proto)
+   right: (object)) @cc.scope.node
+ (#eq? @_proto "prototype"))
+
 ; ---- anonymous functions: callbacks, IIFEs, functions returned, stored or
 ; passed (named fn@LINE:COL); one a pattern above binds to a name keeps
 ; that name (the extractor drops the anonymous one with the same body)

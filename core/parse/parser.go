@@ -866,6 +866,23 @@ func (x *extractor) finish() {
 			d.owner = stack[len(stack)-1].name
 			quals = quals[:len(quals)-1]
 		}
+		// JS `this.m = function () {}` in a constructor function (or a
+		// class's method) is a method of its instances.
+		if d.owner == "this" {
+			d.owner = ""
+			if n := len(stack); n > 0 && !stack[n-1].scope && !stack[n-1].anon && stack[n-1].kind == facts.Func && len(quals) > 0 {
+				top := stack[n-1]
+				switch {
+				case n > 1 && stack[n-2].kind == facts.Class && !stack[n-2].scope && len(quals) > 1:
+					// a class's constructor or method: the class's
+					// (its parent stays the method: the names the
+					// function reads are the method's)
+					d.owner, quals = stack[n-2].name, quals[:len(quals)-2]
+				case top.owner == "":
+					d.owner, quals = top.name, quals[:len(quals)-1]
+				}
+			}
+		}
 		stack = append(stack, d)
 		if d.scope {
 			continue

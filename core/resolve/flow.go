@@ -45,6 +45,9 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 		if head, ok := elementOf(call.Recv); ok {
 			vals = c.valuesOf(call.Caller, head+"[]", 0)
 		}
+	case invokes(c.fi, call):
+		// fn.apply(this, args), fn.call(x): what fn holds.
+		vals = c.valuesOf(call.Caller, call.Recv, 0)
 	default:
 		return nil
 	}
@@ -76,8 +79,17 @@ func (c *callCtx) mayFlow(call *facts.Call) bool {
 	case call.Name == "__call__":
 		head, ok := elementOf(call.Recv)
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
+	case invokes(fi, call):
+		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
 	}
 	return false
+}
+
+// invokes reports whether a JavaScript call runs its receiver, a plain
+// name: fn.call(thisArg, ...) and fn.apply(thisArg, args).
+func invokes(fi *fileInfo, call *facts.Call) bool {
+	return (call.Name == "call" || call.Name == "apply") && family(fi.f.Lang) == "js" &&
+		call.Recv != "" && !strings.ContainsAny(call.Recv, ".()[]")
 }
 
 // inSignature reports whether name appears in the signature of the

@@ -98,6 +98,14 @@ function instrument(file, src) {
       const [l, c] = lineCol(sf, p);
       if (!calls.has(key(l, c))) calls.set(key(l, c), info);
     }
+    if (node.arguments) {
+      // V8 places some calls at their argument list: an IIFE's `(`.
+      const open = src.lastIndexOf('(', node.arguments.pos);
+      if (open >= 0) {
+        const [l, c] = lineCol(sf, open);
+        if (!calls.has(key(l, c))) calls.set(key(l, c), info);
+      }
+    }
     if (callee && ts.isElementAccessExpression(callee)) {
       const [l, c] = lineCol(sf, callee.argumentExpression.getStart(sf) - 1);
       if (!calls.has(key(l, c))) calls.set(key(l, c), info);

@@ -385,6 +385,10 @@ func runEdits(t *testing.T, archive string, seed int64, steps int, c *corpus, mo
 			t.Fatalf("seed %d step %d (%v): summary %q, clean %q", seed, step, ops, got, want)
 		}
 		if len(ops) == 1 && strings.HasPrefix(ops[0], "comment") && st.Mode != "files" && next.Graph != res.Graph {
+			if d := os.Getenv("CCD_EDIT_KEEP"); d != "" {
+				os.RemoveAll(d)
+				exec.Command("cp", "-r", dir, d).Run()
+			}
 			t.Errorf("seed %d step %d (%v): an edit that only moves lines resolved %+v, want only the file", seed, step, ops, st)
 		}
 		res = next

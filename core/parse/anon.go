@@ -74,7 +74,7 @@ func (x *extractor) numberAnon(d *defBuild) {
 // what was gathered before finish numbered them: results (`return
 // function () {}`), bindings and calls (IIFEs).
 func (x *extractor) renameAnons() {
-	if len(x.anonNames) == 0 {
+	if len(x.anons) == 0 {
 		return
 	}
 	final := func(s string) string {
@@ -88,16 +88,22 @@ func (x *extractor) renameAnons() {
 		if n, ok := x.anonNames[uint32(start)]; ok {
 			return n
 		}
-		return s
+		// A function a pattern named (this.m = function () {}) is no
+		// anonymous one: nothing names it by position.
+		return ""
 	}
 	for i := range x.f.Defs {
 		if r := x.f.Defs[i].Result; strings.HasPrefix(r, "="+tmpAnon) {
 			x.f.Defs[i].Result = "=" + final(r[1:])
 		}
 	}
-	for i := range x.binds {
-		x.binds[i].FromExpr = final(x.binds[i].FromExpr)
+	kept := x.binds[:0]
+	for _, b := range x.binds {
+		if b.FromExpr = final(b.FromExpr); b.FromExpr != "" || b.Type != "" || b.FromCall != "" {
+			kept = append(kept, b)
+		}
 	}
+	x.binds = kept
 	for i := range x.callList {
 		x.callList[i].Name = final(x.callList[i].Name)
 	}

@@ -6,7 +6,9 @@ import "strings"
 // the same schemas (SchemaDigest hashes it, so stored facts are remade).
 // 2: comments no longer count as part of a signature.
 // 3: signatures up to 400 bytes (was 160).
-const extractorVersion = 4
+// 5: JS this.m = function is a method of the instances; no bindings to
+// functions a pattern named.
+const extractorVersion = 5
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -27,6 +27,17 @@
   name: (identifier) @cc.def.class.name
   value: (class (class_heritage [(identifier) (member_expression)] @cc.def.base))) @cc.def.class.node
 
+; module.exports = class Command extends Base { ... }: named by its own name
+(assignment_expression
+  right: (class
+    name: (identifier) @cc.def.class.name
+    body: (class_body) @cc.def.body)) @cc.def.class.node
+
+(assignment_expression
+  right: (class
+    name: (identifier) @cc.def.class.name
+    (class_heritage [(identifier) (member_expression)] @cc.def.base))) @cc.def.class.node
+
 ; ---- definitions: functions and methods
 (function_declaration
   name: (identifier) @cc.def.func.name

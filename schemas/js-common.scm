@@ -251,6 +251,14 @@
     property: (property_identifier) @cc.import.name)
   (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
 
+; require('./a').f(): the require call names the module where it stands
+(call_expression
+  function: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec)) @cc.import.alias)
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
+
 ; require('./side')
 (expression_statement
   (call_expression
@@ -303,3 +311,24 @@
   right: (identifier) @cc.export.default
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
+; module.exports = function createLogger () {} / class Command {}: the
+; function or class keeps its own name and is the default export
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: [
+    (function_expression name: (identifier) @cc.export.default)
+    (class name: (_) @cc.export.default)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (function_expression
+    name: (identifier) @cc.def.func.name
+    body: (_) @cc.def.body)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @cc.def.func.node

@@ -1225,9 +1225,21 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 	// A call receiver: Cls(x).m(), new Foo().m(), make_parser().parse():
 	// the type of what the call returns.
 	if strings.Contains(expr, "(") {
+		if b := c.fi.binds[expr]; b != nil && b.name == "" && len(b.files) > 0 {
+			// require('./a').f(): the import names the module there.
+			return typ{module: b.files, via: b, conf: graph.Resolved}
+		}
 		i := strings.IndexByte(expr, '(')
 		head := strings.TrimSpace(strings.TrimPrefix(expr[:i], "new "))
 		if closing(expr, i) == len(expr)-1 && head != "" && !strings.ContainsAny(head, "()[]{} \"'") {
+			if strings.HasPrefix(expr, "new ") {
+				// new X(...).m(): X as a type (a class imported by
+				// default, a constructor function).
+				if t := c.typeName(c.fi, scope, head, depth+1); t.known() && t.module == nil {
+					t.instance = true
+					return t
+				}
+			}
 			b := facts.Binding{Name: "", FromCall: head, Scope: scope}
 			if t := c.bindingType(&b, depth+1); t.known() {
 				return t

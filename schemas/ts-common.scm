@@ -391,6 +391,7 @@
           (nested_type_identifier) @cc.bind.type
           (generic_type) @cc.bind.type
           (predefined_type) @cc.bind.type
+          (array_type) @cc.bind.type
           (union_type
             . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
             . (literal_type) .)
@@ -402,6 +403,7 @@
           (nested_type_identifier) @cc.bind.type
           (generic_type) @cc.bind.type
           (predefined_type) @cc.bind.type
+          (array_type) @cc.bind.type
           (union_type
             . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
             . (literal_type) .)
@@ -417,6 +419,7 @@
     (nested_type_identifier) @cc.bind.type
     (generic_type) @cc.bind.type
     (predefined_type) @cc.bind.type
+    (array_type) @cc.bind.type
     (union_type
       . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
       . (literal_type) .)

@@ -795,7 +795,20 @@ func (x *extractor) addBinding(c *matchCaps) {
 	x.hasElems = x.hasElems || c.elems || c.yield
 	switch {
 	case c.bindType != nil:
-		b.Type = NormType(x.text(c.bindType))
+		raw := x.text(c.bindType)
+		if !c.elems && !c.yield {
+			// items: list[Widget] also says what its elements are:
+			// `for w in items` takes the binding items[].
+			if e := ElemType(raw); e != "" && b.Name != "" {
+				eb := facts.Binding{Name: x.in(b.Name + "[]"), Type: x.in(e), Line: b.Line}
+				x.binds = append(x.binds, bindBuild{Binding: eb, pos: c.bindName.start, field: c.field})
+				x.hasElems = true
+			}
+		}
+		b.Type = NormType(raw)
+		if strings.HasSuffix(strings.TrimSpace(raw), "[]") {
+			b.Type = "" // Item[] is no Item
+		}
 	case c.bindValue != nil:
 		v := x.valueText(c.bindValue)
 		if c.iter {

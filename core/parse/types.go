@@ -40,6 +40,53 @@ func NormType(s string) string {
 	return s
 }
 
+// containers are the generic types whose first argument is the type of
+// their elements as a loop sees them (Python's typing and builtins,
+// TypeScript's).
+var containers = map[string]bool{
+	"list": true, "List": true, "Sequence": true, "MutableSequence": true, "Iterable": true, "Iterator": true,
+	"Collection": true, "set": true, "Set": true, "frozenset": true, "FrozenSet": true, "MutableSet": true,
+	"AbstractSet": true, "tuple": true, "Tuple": true, "deque": true, "Deque": true, "Generator": true,
+	"AsyncIterable": true, "AsyncIterator": true, "AsyncGenerator": true, "KeysView": true,
+	"Array": true, "ReadonlyArray": true, "IterableIterator": true,
+}
+
+// ElemType returns the type of the elements of a container type as
+// written (`list[Widget]`, `Sequence["Node"]`, `Item[]`, `Array<Item>`,
+// `typing.List[X]`), normalised, or "" when s is no such container or
+// the element type is not a plain name.
+func ElemType(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
+	s = strings.TrimSpace(strings.Trim(s, "'\"")) // a forward reference: "list[Node]"
+	if inner, ok := strings.CutSuffix(s, "[]"); ok && !strings.ContainsAny(inner, "[]<>|") {
+		return NormType(inner)
+	}
+	i := strings.IndexAny(s, "[<")
+	if i <= 0 {
+		return ""
+	}
+	head := s[:i]
+	if j := strings.LastIndexByte(head, '.'); j >= 0 {
+		head = head[j+1:] // typing.List
+	}
+	closeCh := byte(']')
+	if s[i] == '<' {
+		closeCh = '>'
+	}
+	if !containers[head] || s[len(s)-1] != closeCh {
+		return ""
+	}
+	arg := s[i+1 : len(s)-1]
+	if k := strings.IndexByte(arg, ','); k >= 0 {
+		arg = arg[:k] // tuple[X, ...], Generator[X, None, None]
+	}
+	arg = strings.Trim(strings.TrimSpace(arg), "'\"")
+	if arg == "" || strings.ContainsAny(arg, "[]<>|(){} ") {
+		return ""
+	}
+	return NormType(arg)
+}
+
 // stripGenerics removes generic and template argument lists
 // ("Foo<int>::make<T>" → "Foo::make"), leaving "<" in operators alone when
 // unbalanced.

@@ -226,7 +226,7 @@ func (x *extractor) addArgFlows() {
 		// it may be a function or a class.
 		keep := x.binds[:0]
 		for _, b := range x.binds {
-			if strings.HasSuffix(b.Name, "[]") && !strings.HasSuffix(b.FromExpr, "[]") {
+			if strings.HasSuffix(b.Name, "[]") && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
 				last := b.FromExpr
 				if i := strings.LastIndexByte(last, '.'); i >= 0 {
 					last = last[i+1:]

@@ -1135,6 +1135,17 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		}
 		return t
 	}
+	if base, ok := strings.CutSuffix(b.FromExpr, "[]"); ok && base != "" && !strings.ContainsAny(base, ".()[]") {
+		// for w in items: an element of items, as its annotation says
+		// (items: list[Widget] binds items[] to Widget).
+		for _, v := range c.valuesOf(b.Scope, b.FromExpr, depth+1) {
+			if v.cls.valid() && v.instance {
+				v.conf = graph.Inferred
+				return v
+			}
+		}
+		return typ{}
+	}
 	if b.FromExpr != "" {
 		t := c.typeOf(b.Scope, b.FromExpr, depth+1)
 		if t.module != nil {

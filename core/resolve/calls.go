@@ -479,6 +479,17 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 		if found >= 0 {
 			return defRef{fi, found}, graph.Resolved
 		}
+		if b := fi.scoped[s][name]; b != nil {
+			// def f(): from jsonfmt import render ... render(x)
+			if b.name == "" {
+				return defRef{}, 0
+			}
+			ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1)
+			if ref.valid() && own {
+				c.markUsed(b, ref.fi)
+			}
+			return ref, conf
+		}
 	}
 	if ks := fi.top[name]; len(ks) > 0 {
 		if last {
@@ -940,7 +951,7 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 			return typ{}
 		}
 	}
-	if b := fi.binds[name]; b != nil {
+	if b := fi.bindOf(scope, name); b != nil {
 		if b.name == "" {
 			if len(b.files) == 0 {
 				return typ{via: b}
@@ -957,7 +968,7 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 	case ref.valid() && ref.idx < 0:
 		return typ{module: []*fileInfo{ref.fi}, conf: conf}
 	}
-	if b := fi.binds[name]; b != nil && len(b.files) == 0 {
+	if b := fi.bindOf(scope, name); b != nil && len(b.files) == 0 {
 		return typ{via: b}
 	}
 	return typ{}

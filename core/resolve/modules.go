@@ -43,12 +43,53 @@ func (r *resolver) bindImports(fi *fileInfo) {
 func (r *resolver) addImport(fi *fileInfo, im *facts.Import, files []*fileInfo, local, name string) *binding {
 	b := &binding{files: files, name: name, spec: im.Spec, line: im.Line, kind: im.Kind}
 	fi.imports = append(fi.imports, b)
+	if local != "" && local != "_" && fi.f.Lang == "python" {
+		if fn := innermostFunc(fi.f, im.Line); fn >= 0 {
+			if fi.scoped == nil {
+				fi.scoped = map[int]map[string]*binding{}
+			}
+			if fi.scoped[fn] == nil {
+				fi.scoped[fn] = map[string]*binding{}
+			}
+			fi.scoped[fn][local] = b
+			return b
+		}
+	}
 	if local != "" && local != "_" {
 		if _, dup := fi.binds[local]; !dup || len(files) > 0 {
 			fi.binds[local] = b
 		}
 	}
 	return b
+}
+
+// innermostFunc is the innermost function of f whose lines hold line,
+// or -1.
+func innermostFunc(f *facts.File, line int) int {
+	best := -1
+	for i := range f.Defs {
+		d := &f.Defs[i]
+		if d.Kind != facts.Func || d.StartLine > line || d.EndLine < line {
+			continue
+		}
+		if best < 0 || d.EndLine-d.StartLine < f.Defs[best].EndLine-f.Defs[best].StartLine {
+			best = i
+		}
+	}
+	return best
+}
+
+// bindOf is the import binding name has seen from scope: a function's own
+// imports (Python), then the file's.
+func (fi *fileInfo) bindOf(scope int, name string) *binding {
+	if fi.scoped != nil {
+		for s := scope; s >= 0; s = fi.f.Defs[s].Parent {
+			if b := fi.scoped[s][name]; b != nil {
+				return b
+			}
+		}
+	}
+	return fi.binds[name]
 }
 
 // ---- Python

@@ -165,7 +165,10 @@ type fileInfo struct {
 	surf []surfEntry
 
 	// Filled by bindImports.
-	binds   map[string]*binding
+	binds map[string]*binding
+	// scoped holds Python imports made inside a function (`def f(): from
+	// jsonfmt import render`), visible only there: function -> name.
+	scoped  map[int]map[string]*binding
 	stars   []*binding
 	imports []*binding // in import order, for IMPORT edges
 }

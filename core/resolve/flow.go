@@ -208,6 +208,9 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 	fi := c.fi
 	d := &fi.f.Defs[fn]
+	if d.Anonymous() && family(fi.f.Lang) == "js" {
+		return c.elementParam(fn, pos, depth)
+	}
 	// A Python method's calls through an instance pass self implicitly.
 	method := fi.f.Lang == "python" && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
 	var keys []string
@@ -247,6 +250,39 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 		}
 	}
 	return out
+}
+
+// iterators are the array methods that call their callback with each
+// element: the element is the callback's parameter at this position.
+var iterators = map[string]int{
+	"forEach": 0, "map": 0, "filter": 0, "some": 0, "every": 0, "find": 0, "findIndex": 0,
+	"findLast": 0, "flatMap": 0, "reduce": 1, "reduceRight": 1,
+}
+
+// elementParam is what parameter pos of anonymous function fn holds when
+// fn is handed to an array method of a named array: `handlers.forEach(
+// (h) => h(req))` and `fns.reduce((acc, f) => f(acc), x)` take the
+// array's elements.
+func (c *callCtx) elementParam(fn, pos, depth int) []typ {
+	fi := c.fi
+	d := &fi.f.Defs[fn]
+	for i := range fi.f.Calls {
+		call := &fi.f.Calls[i]
+		if call.Name != d.Name || call.Caller != d.Parent || !strings.HasPrefix(call.Recv, facts.CallbackRecv) {
+			continue
+		}
+		callee := call.Recv[len(facts.CallbackRecv):]
+		k := strings.LastIndexByte(callee, '.')
+		if k <= 0 {
+			return nil
+		}
+		base, method := callee[:k], callee[k+1:]
+		if at, ok := iterators[method]; !ok || at != pos || strings.ContainsAny(base, ".()[]") {
+			return nil
+		}
+		return c.valuesOf(d.Parent, base+"[]", depth)
+	}
+	return nil
 }
 
 // paramPos returns the position of parameter name in the first parameter

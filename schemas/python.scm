@@ -136,6 +136,13 @@
 (assignment
   left: (identifier) @cc.bind.elems
   right: (set [(identifier) (attribute) (lambda)] @cc.bind.value))
+; dict(upper=do_upper, title=do_title)
+((assignment
+   left: (identifier) @cc.bind.elems
+   right: (call
+     function: (identifier) @_dict
+     arguments: (argument_list (keyword_argument value: [(identifier) (attribute) (lambda)] @cc.bind.value))))
+ (#eq? @_dict "dict"))
 
 ; filled later: table[k] = f, hooks.append(f)
 (assignment

@@ -44,6 +44,16 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 	case call.Name == "__call__":
 		if head, ok := elementOf(call.Recv); ok {
 			vals = c.valuesOf(call.Caller, head+"[]", 0)
+		} else if head, def, ok := lookupOf(call.Recv); ok {
+			// table.get(k, default)(x): an entry, or the default.
+			vals = c.valuesOf(call.Caller, head+"[]", 0)
+			if def != "" {
+				if vs := c.valuesOf(call.Caller, def, 0); len(vs) > 0 {
+					vals = append(vals, vs...)
+				} else if t := c.typeOf(call.Caller, def, 0); t.fn.valid() || t.cls.valid() && !t.instance {
+					vals = append(vals, t) // a function named as the default
+				}
+			}
 		}
 	case invokes(c.fi, call):
 		// fn.apply(this, args), fn.call(x): what fn holds.
@@ -78,6 +88,9 @@ func (c *callCtx) mayFlow(call *facts.Call) bool {
 		return fi.bound[call.Name] || c.isParam(call.Caller, call.Name) || fi.f.Lang == "python" && c.inSignature(call.Caller, call.Name)
 	case call.Name == "__call__":
 		head, ok := elementOf(call.Recv)
+		if !ok {
+			head, _, ok = lookupOf(call.Recv)
+		}
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
 	case invokes(fi, call):
 		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
@@ -116,6 +129,47 @@ func elementOf(expr string) (string, bool) {
 		return "", false
 	}
 	return head, true
+}
+
+// wrappedIter reports whether an element expression iterates a builtin
+// that keeps its argument's elements (`sorted(hooks, key=id)[]`,
+// `list(xs)[]`, `reversed(xs)[]`) and returns the argument's name.
+func wrappedIter(e string) (string, bool) {
+	rest, ok := strings.CutSuffix(e, ")[]")
+	if !ok {
+		return "", false
+	}
+	fn, arg, ok := strings.Cut(rest, "(")
+	switch fn {
+	case "sorted", "list", "reversed", "tuple", "set", "frozenset", "iter":
+	default:
+		return "", false
+	}
+	if i := strings.IndexByte(arg, ','); i >= 0 {
+		arg = arg[:i]
+	}
+	if !ok || arg == "" || strings.ContainsAny(arg, ".()[]{} \"'=") {
+		return "", false
+	}
+	return arg, true
+}
+
+// lookupOf reports whether expr looks an entry of a named table up with
+// .get (`handlers.get(k)`, `HEADER_PARSERS.get(key, parse_generic)`) and
+// returns the table's name and the default's text, if any.
+func lookupOf(expr string) (head, def string, ok bool) {
+	head, args, found := strings.Cut(expr, ".get(")
+	if !found || head == "" || strings.ContainsAny(head, "()[]{} \"'") || !strings.HasSuffix(args, ")") {
+		return "", "", false
+	}
+	args = args[:len(args)-1]
+	if i := strings.IndexByte(args, ','); i >= 0 {
+		def = strings.TrimSpace(args[i+1:])
+		if strings.ContainsAny(def, "()[]{},. \"'") {
+			def = ""
+		}
+	}
+	return head, def, true
 }
 
 // valuesOf returns what name may hold, seen from scope: every binding of
@@ -183,6 +237,10 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 			}
 		}
 		return out
+	}
+	if inner, ok := wrappedIter(b.FromExpr); ok {
+		// for f in sorted(hooks, key=...): the elements of hooks.
+		return c.valuesOf(b.Scope, inner+"[]", depth)
 	}
 	if e := b.FromExpr; e != "" && !strings.ContainsAny(e, ".()") {
 		if vs := c.valuesOf(b.Scope, e, depth); len(vs) > 0 {

@@ -116,13 +116,13 @@
 ; block or callback is not the function's own answer for every path)
 ([
   (function_declaration body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression) (object)] @cc.def.returns)) @cc.def.returns.body)
   (function_expression body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression) (object)] @cc.def.returns)) @cc.def.returns.body)
   (method_definition body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression) (object)] @cc.def.returns)) @cc.def.returns.body)
   (arrow_function body: (statement_block
-    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression)] @cc.def.returns)) @cc.def.returns.body)
+    (return_statement [(this) (new_expression) (call_expression) (identifier) (member_expression) (arrow_function) (function_expression) (object)] @cc.def.returns)) @cc.def.returns.body)
 ])
 (arrow_function body: [(new_expression) (call_expression) (arrow_function) (function_expression)] @cc.def.returns @cc.def.returns.body)
 

@@ -942,6 +942,8 @@ func (x *extractor) addReturn(body uint32, expr *cnode) {
 	r := ""
 	if x.isAnon(expr) {
 		r = x.anonName(expr) // return function () { ... }
+	} else if x.src[expr.start] == '{' {
+		r = "{}" // an object literal: its methods are the function's (see resolve)
 	} else if expr.end-expr.start <= 200 {
 		r = strings.Join(strings.Fields(x.text(expr)), " ")
 	}

@@ -1178,7 +1178,13 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 	}
 	var target defRef
 	if recv == "" {
-		target, _ = c.lookupName(c.fi, b.Scope, fn, false, depth+1)
+		if family(c.fi.f.Lang) == "js" {
+			// const log = createLogger(...) with createLogger a module
+			// bound by require: what the module exports.
+			target, _ = c.callable(b.Scope, fn, depth+1)
+		} else {
+			target, _ = c.lookupName(c.fi, b.Scope, fn, false, depth+1)
+		}
 	} else {
 		rt := c.typeOf(b.Scope, recv, depth+1)
 		if fn == "bind" && rt.fn.valid() && family(c.fi.f.Lang) == "js" {
@@ -1198,6 +1204,12 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		d := target.def()
 		if d.Result == "" {
 			return typ{}
+		}
+		if d.Result == "={}" && family(target.fi.f.Lang) == "js" {
+			// A factory returning an object literal (`return { info() {},
+			// child() {} }`): the result's methods are the functions
+			// defined in the factory (createLogger.info).
+			return typ{cls: target, name: d.Name, ctx: target.fi, instance: true, conf: graph.Inferred}
 		}
 		if expr, ok := strings.CutPrefix(d.Result, "="); ok {
 			// An undeclared result: the type of what the body returns,

@@ -13,13 +13,22 @@
     (generator_function body: (_) @cc.def.body)
   ]) @cc.def.func.node
 
-; object-literal properties holding functions: { f: function () {}, g: () => 1 }
+; object-literal properties holding functions: { f: function () {}, g: () => 1 },
+; quoted keys too: { 'content-type': function () {} }
 (pair
-  key: (property_identifier) @cc.def.func.name
+  key: [(property_identifier) (string)] @cc.def.func.name
   value: [
     (arrow_function body: (_) @cc.def.body)
     (function_expression body: (_) @cc.def.body)
   ]) @cc.def.func.node
+
+; const f = (function () {}) / (() => 1): parenthesised
+(variable_declarator
+  name: (identifier) @cc.def.func.name
+  value: (parenthesized_expression [
+    (arrow_function body: (_) @cc.def.body)
+    (function_expression body: (_) @cc.def.body)
+  ])) @cc.def.func.node
 
 ; const api = { get() {} } qualifies its methods: api.get
 (variable_declarator

@@ -610,6 +610,9 @@ func (x *extractor) addDef(kind facts.DefKind, node, name *cnode, c *matchCaps) 
 	d := x.defs[sp]
 	if d == nil {
 		nm := strings.TrimSpace(x.text(name))
+		if len(nm) >= 2 && (nm[0] == '\'' || nm[0] == '"') && nm[len(nm)-1] == nm[0] {
+			nm = nm[1 : len(nm)-1] // a quoted key: { 'content-type': function () {} }
+		}
 		if nm == "" || len(nm) > 200 || strings.ContainsAny(nm, "\n\r") {
 			return
 		}

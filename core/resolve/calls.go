@@ -481,14 +481,7 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 		}
 		if b := fi.scoped[s][name]; b != nil {
 			// def f(): from jsonfmt import render ... render(x)
-			if b.name == "" {
-				return defRef{}, 0
-			}
-			ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1)
-			if ref.valid() && own {
-				c.markUsed(b, ref.fi)
-			}
-			return ref, conf
+			return c.imported(b, name, own, depth)
 		}
 	}
 	if ks := fi.top[name]; len(ks) > 0 {
@@ -498,14 +491,7 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 		return defRef{fi, ks[0]}, graph.Resolved
 	}
 	if b := fi.binds[name]; b != nil {
-		if b.name == "" {
-			return defRef{}, 0
-		}
-		ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1)
-		if ref.valid() && own {
-			c.markUsed(b, ref.fi)
-		}
-		return ref, conf
+		return c.imported(b, name, own, depth)
 	}
 	if key := fi.pkgKey(); key != "" {
 		if ref, ok := c.r.pkgTop[key][name]; ok {
@@ -524,6 +510,19 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 		return c.global(fi, name)
 	}
 	return defRef{}, 0
+}
+
+// imported is the definition an import binding of a symbol names (none
+// for a module); own marks the binding used.
+func (c *callCtx) imported(b *binding, name string, own bool, depth int) (defRef, graph.Confidence) {
+	if b.name == "" {
+		return defRef{}, 0
+	}
+	ref, conf := c.inModuleName(b.files, b.name, b.kind, name, depth+1)
+	if ref.valid() && own {
+		c.markUsed(b, ref.fi)
+	}
+	return ref, conf
 }
 
 // callable is lookupName for a name in call position: a module bound by

@@ -61,12 +61,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(repo, p)
-	}
+	abs := func(p string) string { return inRepo(repo, p) }
 	cfg := oracle.Config{
 		Repo:  repo,
 		CCD:   abs(*ccd),
@@ -109,13 +104,7 @@ func main() {
 	}
 	rep.Commit = *commit
 	if rep.Commit == "" {
-		if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
-			rep.Commit = strings.TrimSpace(string(c))
-			st, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "core", "daemon", "schemas", "config", "go.mod").Output()
-			if err == nil && len(strings.TrimSpace(string(st))) > 0 {
-				rep.Commit += "-dirty"
-			}
-		}
+		rep.Commit = commitLabel(repo)
 	}
 	md := rep.Markdown()
 	dest := *out
@@ -184,12 +173,7 @@ func micro(args []string) error {
 	if err != nil {
 		return err
 	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(repo, p)
-	}
+	abs := func(p string) string { return inRepo(repo, p) }
 	cfg := oracle.MicroConfig{Repo: repo, CCD: abs(*ccd), Tools: abs(*tools), Dir: abs(*dir), Work: abs(*work),
 		Jobs: runtime.NumCPU(), Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "micro: "+f+"\n", a...) }}
 	if *only != "" {
@@ -200,15 +184,7 @@ func micro(args []string) error {
 	if err != nil {
 		return err
 	}
-	commit := ""
-	if c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output(); err == nil {
-		commit = strings.TrimSpace(string(c))
-		st, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "core", "daemon", "schemas", "config").Output()
-		if err == nil && len(strings.TrimSpace(string(st))) > 0 {
-			commit += "-dirty"
-		}
-	}
-	md := oracle.MicroMarkdown(rs, commit, "just micro", time.Since(t0))
+	md := oracle.MicroMarkdown(rs, commitLabel(repo), "just micro", time.Since(t0))
 	for _, l := range []string{"python", "javascript"} {
 		c := oracle.MicroTotals(rs, l)
 		if c.Oracle > 0 {
@@ -221,4 +197,28 @@ func micro(args []string) error {
 		return nil
 	}
 	return os.WriteFile(abs(*out), []byte(md), 0o644)
+}
+
+// inRepo makes a path given relative to the repository absolute.
+func inRepo(repo, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(repo, p)
+}
+
+// commitLabel is ccd's commit for a report: git rev-parse HEAD, with
+// -dirty when core, daemon, schemas, config or go.mod have uncommitted
+// changes ("" outside a repository).
+func commitLabel(repo string) string {
+	c, err := exec.Command("git", "-C", repo, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	label := strings.TrimSpace(string(c))
+	st, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "core", "daemon", "schemas", "config", "go.mod").Output()
+	if err == nil && len(strings.TrimSpace(string(st))) > 0 {
+		label += "-dirty"
+	}
+	return label
 }

@@ -610,8 +610,14 @@ func (x *extractor) addDef(kind facts.DefKind, node, name *cnode, c *matchCaps) 
 	d := x.defs[sp]
 	if d == nil {
 		nm := strings.TrimSpace(x.text(name))
-		if len(nm) >= 2 && (nm[0] == '\'' || nm[0] == '"') && nm[len(nm)-1] == nm[0] {
-			nm = nm[1 : len(nm)-1] // a quoted key: { 'content-type': function () {} }
+		quoted := len(nm) >= 2 && (nm[0] == '\'' || nm[0] == '"') && nm[len(nm)-1] == nm[0]
+		if quoted {
+			// A quoted key: { 'content-type': function () {} }. Keys
+			// that are no name ('GET /users', 'form.name') name nothing.
+			nm = nm[1 : len(nm)-1]
+			if strings.ContainsAny(nm, " ./:#\\'\"") {
+				return
+			}
 		}
 		if nm == "" || len(nm) > 200 || strings.ContainsAny(nm, "\n\r") {
 			return
@@ -621,10 +627,10 @@ func (x *extractor) addDef(kind facts.DefKind, node, name *cnode, c *matchCaps) 
 			startLine: node.line(), endLine: node.endLine(),
 		}
 		// Qualified declarators (C++ `Foo::bar`, JS `Foo.prototype.bar`)
-		// name their owner.
-		if i := strings.LastIndex(d.name, "::"); i > 0 {
+		// name their owner; a quoted key is one name.
+		if i := strings.LastIndex(d.name, "::"); i > 0 && !quoted {
 			d.owner, d.name = NormType(d.name[:i]), d.name[i+2:]
-		} else if i := strings.LastIndex(d.name, "."); i > 0 && kind == facts.Func {
+		} else if i := strings.LastIndex(d.name, "."); i > 0 && kind == facts.Func && !quoted {
 			d.owner, d.name = strings.TrimSuffix(d.name[:i], ".prototype"), d.name[i+1:]
 		}
 		if d.name == "" {
@@ -945,7 +951,7 @@ func (x *extractor) addReturn(body uint32, expr *cnode) {
 	r := ""
 	if x.isAnon(expr) {
 		r = x.anonName(expr) // return function () { ... }
-	} else if x.src[expr.start] == '{' {
+	} else if expr.end > expr.start && x.src[expr.start] == '{' {
 		r = "{}" // an object literal: its methods are the function's (see resolve)
 	} else if expr.end-expr.start <= 200 {
 		r = strings.Join(strings.Fields(x.text(expr)), " ")

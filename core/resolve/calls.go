@@ -26,6 +26,16 @@ type callCtx struct {
 	// subs maps a class to the classes of origin that inherit from it
 	// (see overrides), made on first use.
 	subs map[defRef][]defRef
+	// handed maps a file's anonymous functions (name, parent) to the
+	// callee they are handed to as written (see elementParam), made on
+	// first use per file.
+	handed map[*fileInfo]map[anonAt]string
+}
+
+// anonAt names an anonymous function by its name and parent.
+type anonAt struct {
+	name   string
+	parent int
 }
 
 type mroResult struct {
@@ -38,7 +48,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 	if fi == c.fi {
 		return c
 	}
-	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros, results: c.results, steps: c.steps}
+	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros, results: c.results, steps: c.steps, handed: c.handed}
 }
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,
@@ -1148,6 +1158,11 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 	if base, ok := strings.CutSuffix(b.FromExpr, "[]"); ok && base != "" && !strings.ContainsAny(base, ".()[]") {
 		// for w in items: an element of items, as its annotation says
 		// (items: list[Widget] binds items[] to Widget).
+		if c.steps == nil {
+			steps := flowSteps
+			c.steps = &steps
+			defer func() { c.steps = nil }()
+		}
 		for _, v := range c.valuesOf(b.Scope, b.FromExpr, depth+1) {
 			if v.cls.valid() && v.instance {
 				v.conf = graph.Inferred
@@ -1265,12 +1280,20 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		i := strings.IndexByte(expr, '(')
 		head := strings.TrimSpace(strings.TrimPrefix(expr[:i], "new "))
 		if closing(expr, i) == len(expr)-1 && head != "" && !strings.ContainsAny(head, "()[]{} \"'") {
-			if strings.HasPrefix(expr, "new ") {
-				// new X(...).m(): X as a type (a class imported by
-				// default, a constructor function).
-				if t := c.typeName(c.fi, scope, head, depth+1); t.known() && t.module == nil {
-					t.instance = true
-					return t
+			if !strings.Contains(head, ".") && c.isParam(scope, head) {
+				return typ{} // new View() with View a parameter: whatever is passed
+			}
+			if strings.HasPrefix(expr, "new ") && !strings.Contains(head, ".") {
+				// new X(...).m(): X as a class in scope (imported by
+				// default too); `new this(...)` in a static method.
+				if c.fi.lang.isSelf(head) {
+					if cls, ok := c.enclosingClass(scope); ok && cls.cls.valid() {
+						cls.instance, cls.conf = true, graph.Inferred
+						return cls
+					}
+				}
+				if ref, conf := c.callable(scope, head, depth+1); ref.isClass() {
+					return typ{cls: ref, name: head, ctx: ref.fi, instance: true, conf: min(conf, graph.Resolved)}
 				}
 			}
 			b := facts.Binding{Name: "", FromCall: head, Scope: scope}

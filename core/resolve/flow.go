@@ -159,7 +159,7 @@ func wrappedIter(e string) (string, bool) {
 // returns the table's name and the default's text, if any.
 func lookupOf(expr string) (head, def string, ok bool) {
 	head, args, found := strings.Cut(expr, ".get(")
-	if !found || head == "" || strings.ContainsAny(head, "()[]{} \"'") || !strings.HasSuffix(args, ")") {
+	if !found || head == "" || strings.ContainsAny(head, "()[]{} \"'") || closing(expr, len(head)+4) != len(expr)-1 {
 		return "", "", false
 	}
 	args = args[:len(args)-1]
@@ -324,12 +324,20 @@ var iterators = map[string]int{
 func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 	fi := c.fi
 	d := &fi.f.Defs[fn]
-	for i := range fi.f.Calls {
-		call := &fi.f.Calls[i]
-		if call.Name != d.Name || call.Caller != d.Parent || !strings.HasPrefix(call.Recv, facts.CallbackRecv) {
-			continue
+	if c.handed == nil {
+		c.handed = map[*fileInfo]map[anonAt]string{}
+	}
+	handed := c.handed[fi]
+	if handed == nil {
+		handed = map[anonAt]string{}
+		for i := range fi.f.Calls {
+			if call := &fi.f.Calls[i]; strings.HasPrefix(call.Recv, facts.CallbackRecv) {
+				handed[anonAt{call.Name, call.Caller}] = call.Recv[len(facts.CallbackRecv):]
+			}
 		}
-		callee := call.Recv[len(facts.CallbackRecv):]
+		c.handed[fi] = handed
+	}
+	if callee, ok := handed[anonAt{d.Name, d.Parent}]; ok {
 		k := strings.LastIndexByte(callee, '.')
 		if k <= 0 {
 			return nil
@@ -417,6 +425,12 @@ func eachParam(sig string, fn func(pos int, item string) bool) {
 // (functools.wraps): calls run it all the same, but the caller means the
 // decorated function, which keeps its edge.
 func (c *callCtx) decorated(ref defRef) (inner defRef, wraps, ok bool) {
+	if !ref.isFunc() || ref.fi != c.fi {
+		// Calls from other files keep their edge to the decorated
+		// function: the decorator's body is not part of what they
+		// depend on (incremental updates would not redo them).
+		return defRef{}, false, false
+	}
 	d := ref.def()
 	if ref.fi.f.Lang != "python" || len(d.Decorators) == 0 {
 		return defRef{}, false, false
@@ -506,18 +520,32 @@ func (c *callCtx) decoratorEdges() []graph.EdgeSpec {
 		}
 		method := strings.HasPrefix(callee, ".")
 		callee = strings.TrimPrefix(callee, ".")
-		for k := range fi.f.Defs {
-			fd := &fi.f.Defs[k]
-			inMethod := fd.Parent >= 0 && fi.f.Defs[fd.Parent].Kind == facts.Class
-			if fd.Name != callee || fd.Kind != facts.Func || method != inMethod {
+		for _, bi := range bis {
+			b := &fi.f.Bindings[bi]
+			var factory defRef
+			if method {
+				// @app.route("/"): the one method of this file of that
+				// name that returns an inner function, else none.
+				for k := range fi.f.Defs {
+					fd := &fi.f.Defs[k]
+					if fd.Name != callee || fd.Kind != facts.Func || fd.Parent < 0 || fi.f.Defs[fd.Parent].Kind != facts.Class {
+						continue
+					}
+					if _, ok := returnedInner(defRef{fi, k}); ok {
+						if factory.valid() {
+							factory = defRef{}
+							break
+						}
+						factory = defRef{fi, k}
+					}
+				}
+			} else {
+				factory, _ = c.lookupName(fi, b.Scope, callee, false, 0)
+			}
+			if !factory.isFunc() || factory.fi != fi {
 				continue
 			}
-			inner, ok := returnedInner(defRef{fi, k})
-			if !ok {
-				continue
-			}
-			for _, bi := range bis {
-				b := &fi.f.Bindings[bi]
+			if inner, ok := returnedInner(factory); ok {
 				out = append(out, graph.EdgeSpec{From: fi.idOf(b.Scope), To: inner.id(), Type: graph.Call, Confidence: graph.Inferred, Line: b.Line})
 			}
 		}

@@ -34,28 +34,42 @@ func (c *callCtx) overrides(call *facts.Call, to defRef) []defRef {
 		return nil
 	}
 	recv := call.Recv
+	var rc defRef // the receiver's class: overrides come from it and below
 	switch {
 	case recv == "" || recv == "super" || strings.HasPrefix(recv, "super("):
 		return nil
 	case fi.lang.isSelf(recv):
+		cls, ok := c.enclosingClass(call.Caller)
+		if !ok || !cls.cls.valid() {
+			return nil
+		}
+		rc = cls.cls
+		if rc != base && !c.isAncestor(rc, base) {
+			// self.response_class(rv): a class an attribute holds,
+			// not a method of self's.
+			rc = base
+		}
 	case strings.HasSuffix(recv, ")") && !strings.HasPrefix(recv, "("):
 		// A call's result: Storage().put() has exactly that class; a
 		// factory's result (make_parser().parse()) is typed by what it
 		// returns or declares, often a base.
-		if t := c.typeOf(call.Caller, recv, 0); !t.instance || t.cls != base && !c.isAncestor(t.cls, base) {
-			return nil
-		}
 		if head, _, _ := strings.Cut(recv, "("); c.typeName(c.fi, call.Caller, head, 0).cls.valid() {
 			return nil
 		}
+		fallthrough
 	default:
-		if t := c.typeOf(call.Caller, recv, 0); !t.instance || t.cls != base && !c.isAncestor(t.cls, base) {
+		t := c.typeOf(call.Caller, recv, 0)
+		if !t.instance || t.cls != base && !c.isAncestor(t.cls, base) {
 			return nil
 		}
+		rc = t.cls
 	}
 	name := to.def().Name
 	var out []defRef
 	for _, k := range subs {
+		if k != rc && !c.isAncestor(k, rc) {
+			continue // a sibling of the receiver's class
+		}
 		if m, ok := c.ownMethod(typ{cls: k}, name); ok && m != to && m.isFunc() {
 			out = append(out, m)
 			if len(out) == maxFlow {

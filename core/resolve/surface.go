@@ -87,6 +87,15 @@ func surfaceOf(f *facts.File) []surfEntry {
 			parentQual, parentKind = defs[d.Parent].Qual, defs[d.Parent].Kind
 		}
 		e.sig = strings.Join([]string{d.Kind.String(), d.Qual, parentQual, d.Owner, strings.Join(d.Bases, ","), d.Result}, "\x00")
+		if d.Result == "={}" {
+			// A factory's object literal: its methods are the functions
+			// defined in it, which callers elsewhere reach.
+			for k := i + 1; k < len(defs) && defs[k].StartByte < d.EndByte; k++ {
+				if defs[k].Parent == i {
+					e.sig += "\x00" + defs[k].Name
+				}
+			}
+		}
 		e.refers = tokens(spec, e.refers, d.Owner, d.Result)
 		for _, b := range d.Bases {
 			e.refers = tokens(spec, e.refers, b)

@@ -132,7 +132,9 @@ func runSampled(cmd *exec.Cmd) (Usage, error) {
 	err := cmd.Wait()
 	close(stop)
 	u := usageOf(cmd, 0)
-	u.MaxRSSMB = <-res
+	if v := <-res; v > 0 {
+		u.MaxRSSMB = v // else rusage's: too short a run for two samples
+	}
 	return u, err
 }
 
@@ -262,7 +264,9 @@ func runTraced(cmd *exec.Cmd) (Usage, error) {
 			syscall.PtraceDetach(pid)
 			err := cmd.Wait()
 			u := usageOf(cmd, 0)
-			u.MaxRSSMB = peak
+			if peak > 0 {
+				u.MaxRSSMB = peak // else rusage's, which usageOf set
+			}
 			return u, err
 		case sig == syscall.SIGTRAP && ws.TrapCause() == ptraceEventExec:
 			sig = 0
@@ -270,9 +274,11 @@ func runTraced(cmd *exec.Cmd) (Usage, error) {
 		syscall.PtraceCont(pid, int(sig))
 	}
 	// Reaped here, so cmd.Wait finds no child; it still collects the output
-	// goroutines. The usage is this wait's, with no peak measured.
+	// goroutines. The usage is this wait's, its peak rusage's (a loaded
+	// machine can end a short run without an exit stop; the test found
+	// one with no peak at all).
 	cmd.Wait()
-	u := Usage{CPU: time.Duration(ru.Utime.Nano() + ru.Stime.Nano())}
+	u := Usage{CPU: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), MaxRSSMB: float64(ru.Maxrss) / 1024}
 	if ws.Exited() && ws.ExitStatus() == 0 {
 		return u, nil
 	}

@@ -52,17 +52,33 @@ func TestIdleGCCollectsBetweenUpdates(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	before := ms.NumGC
-	fillHeadroom(t)
-	c.poke()
-	deadline := time.Now().Add(5 * time.Second)
-	for c.runs.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	pokeUntilCollected(t, c)
 	runtime.ReadMemStats(&ms)
 	if c.runs.Load() != 1 || ms.NumGC <= before {
 		t.Fatalf("idle collections %d, NumGC %d -> %d; want one collection", c.runs.Load(), before, ms.NumGC)
 	}
 	runtime.KeepAlive(live)
+}
+
+// pokeUntilCollected fills the headroom and pokes c until it collects,
+// waiting a second each time. Tests of other packages running at the same
+// time allocate too, and the pacer may start a cycle of its own before
+// the poke's quiet period is over, which resets the headroom: then the
+// rule rightly collects nothing, and the test makes garbage again (five
+// times at most).
+func pokeUntilCollected(t *testing.T, c *idleGC) {
+	t.Helper()
+	for range 5 {
+		fillHeadroom(t)
+		c.poke()
+		deadline := time.Now().Add(time.Second)
+		for c.runs.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if c.runs.Load() > 0 {
+			return
+		}
+	}
 }
 
 // fillHeadroom makes garbage of three quarters of the headroom to the next
@@ -109,9 +125,13 @@ func TestIdleGCWaitsForQuietRequests(t *testing.T) {
 	if n := c.runs.Load(); n != 0 {
 		t.Fatalf("collected %d times while requests kept coming", n)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Second)
 	for c.runs.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
+	}
+	if c.runs.Load() == 0 {
+		// The pacer may have collected first (see pokeUntilCollected).
+		pokeUntilCollected(t, c)
 	}
 	if c.runs.Load() != 1 {
 		t.Fatalf("no collection once requests stopped")

@@ -805,7 +805,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 	switch {
 	case c.bindType != nil:
 		raw := x.text(c.bindType)
-		if !c.elems && !c.yield {
+		if !c.elems && !c.yield && (x.f.Lang == "python" || x.f.Lang == "typescript" || x.f.Lang == "tsx") {
 			// items: list[Widget] also says what its elements are:
 			// `for w in items` takes the binding items[].
 			if e := ElemType(raw); e != "" && b.Name != "" {

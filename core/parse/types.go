@@ -54,7 +54,8 @@ var containers = map[string]bool{
 // ElemType returns the type of the elements of a container type as
 // written (`list[Widget]`, `Sequence["Node"]`, `Item[]`, `Array<Item>`,
 // `typing.List[X]`), normalised, or "" when s is no such container or
-// the element type is not a plain name.
+// the element type is not a plain name. The extractor asks it for Python
+// and TypeScript annotations only.
 func ElemType(s string) string {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
 	s = strings.TrimSpace(strings.Trim(s, "'\"")) // a forward reference: "list[Node]"

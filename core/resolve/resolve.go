@@ -569,7 +569,7 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		for _, o := range c.overrides(call, to) {
 			out = append(out, graph.EdgeSpec{From: from, To: o.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
 		}
-		if w, wraps, ok := c.decorated(to); ok && wraps && to.isFunc() && !call.Ref {
+		if w, wraps, ok := c.decorated(to); ok && wraps && !call.Ref {
 			// functools.wraps: the call runs the wrapper too.
 			out = append(out, graph.EdgeSpec{From: from, To: w.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
 		}

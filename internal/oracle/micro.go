@@ -67,7 +67,6 @@ type MicroConfig struct {
 	Work  string // scratch: ccd's state, per-case JSON
 	Only  []string
 	Jobs  int
-	Log   func(string, ...any)
 }
 
 // TypeScriptAPI finds a TypeScript 5 compiler API (the JavaScript tracer
@@ -88,10 +87,9 @@ func TypeScriptAPI(repo, tools string) (string, error) {
 
 // MicroResult is one program's score.
 type MicroResult struct {
-	Case    MicroCase
-	Result  *Result
-	Errors  []string // the tracer's (the program failed, a file did not parse)
-	Elapsed time.Duration
+	Case   MicroCase
+	Result *Result
+	Errors []string // the tracer's (the program failed, a file did not parse)
 }
 
 // MicroOptions are the scoring options of the micro-benchmark, where the
@@ -132,6 +130,15 @@ func RunMicro(cfg MicroConfig) ([]*MicroResult, error) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return nil, err
 	}
+	tsc := ""
+	for _, c := range cases {
+		if c.Lang == "javascript" {
+			if tsc, err = TypeScriptAPI(cfg.Repo, cfg.Tools); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
 	jobs := cfg.Jobs
 	if jobs < 1 {
 		jobs = 1
@@ -145,7 +152,7 @@ func RunMicro(cfg MicroConfig) ([]*MicroResult, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				res[i], errs[i] = runMicroCase(cfg, cases[i], home)
+				res[i], errs[i] = runMicroCase(cfg, cases[i], home, tsc)
 			}
 		}()
 	}
@@ -162,8 +169,9 @@ func RunMicro(cfg MicroConfig) ([]*MicroResult, error) {
 	return res, nil
 }
 
-func runMicroCase(cfg MicroConfig, c MicroCase, home string) (*MicroResult, error) {
-	t0 := time.Now()
+// runMicroCase exports, traces and scores one program; tsc is the
+// TypeScript API the JavaScript tracer parses with.
+func runMicroCase(cfg MicroConfig, c MicroCase, home, tsc string) (*MicroResult, error) {
 	base := filepath.Join(cfg.Work, strings.ReplaceAll(c.ID(), "/", "-"))
 	env := []string{"CCD_NO_DAEMON=1", "CCD_HOME=" + home, "CCD_LSP=off"}
 	if _, err := command("", env, cfg.CCD, "export", c.Dir, "-o", base+".ccd.json", "--lsp=off", "--scip=off", "-q"); err != nil {
@@ -175,10 +183,6 @@ func runMicroCase(cfg MicroConfig, c MicroCase, home string) (*MicroResult, erro
 	case "python":
 		out, err = command(c.Dir, nil, "python3", filepath.Join(cfg.Repo, "internal", "oracle", "trace", "pytrace.py"), c.Dir)
 	case "javascript":
-		tsc, terr := TypeScriptAPI(cfg.Repo, cfg.Tools)
-		if terr != nil {
-			return nil, terr
-		}
 		out, err = command(c.Dir, []string{"CCD_ORACLE_TYPESCRIPT=" + tsc},
 			"node", filepath.Join(cfg.Repo, "internal", "oracle", "trace", "jstrace.js"), c.Dir)
 	}
@@ -201,7 +205,7 @@ func runMicroCase(cfg MicroConfig, c MicroCase, home string) (*MicroResult, erro
 	opt.Samples = 1000
 	r := Score(g, &o, opt)
 	r.Package, r.Lang = c.Category+"/"+c.Name, c.Lang
-	return &MicroResult{Case: c, Result: r, Errors: o.Errors, Elapsed: time.Since(t0)}, nil
+	return &MicroResult{Case: c, Result: r, Errors: o.Errors}, nil
 }
 
 // MicroMarkdown writes the micro-benchmark's report: totals per language,
@@ -217,7 +221,6 @@ func MicroMarkdown(rs []*MicroResult, commit, command string, elapsed time.Durat
 	type agg struct {
 		sites Counts
 		n     int
-		errs  int
 	}
 	langs := []string{}
 	byLang := map[string]*agg{}
@@ -239,9 +242,6 @@ func MicroMarkdown(rs []*MicroResult, commit, command string, elapsed time.Durat
 		for _, a := range []*agg{byLang[l], byCat[ck]} {
 			a.sites.Add(r.Result.Sites)
 			a.n++
-			if len(r.Errors) > 0 {
-				a.errs++
-			}
 		}
 		for k, c := range r.Result.ByKind {
 			if kinds[l][k] == nil {

@@ -230,9 +230,11 @@ function siteOf(frames, calleeName, start) {
       if (best) info = best.info;
     }
     if (!info) return { file: r, line, alt: [], kind: kind || 'implicit' };
-    if (!kind) kind = info.name && info.name === calleeName ? 'call' : 'value';
-    if (!kind || kind === 'value') {
-      if (ts.isNewExpression(info.node) || info.node.expression && info.node.expression.kind === ts.SyntaxKind.SuperKeyword) kind = 'call';
+    if (!kind) {
+      // new C() and super() name the class, not the constructor: calls too.
+      const named = info.name && info.name === calleeName;
+      const ctor = ts.isNewExpression(info.node) || (info.node.expression && info.node.expression.kind === ts.SyntaxKind.SuperKeyword);
+      kind = named || ctor ? 'call' : 'value';
     }
     const alt = [];
     if (info.nameLine !== info.line) alt.push(info.nameLine);
@@ -361,7 +363,6 @@ function finish() {
   fs.writeSync(1, JSON.stringify(res, null, 1) + '\n');
 }
 
-const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = () => true; // the program's own output is not the result
 console.log = () => {};
 process.on('exit', (code) => {
@@ -371,7 +372,6 @@ process.on('exit', (code) => {
 process.on('uncaughtException', (e) => {
   errors.push(`main.js threw: ${e && e.message}`);
 });
-void write;
 process.chdir(root);
 process.argv = [process.argv[0], path.join(root, 'main.js')];
 require(path.join(root, 'main.js'));

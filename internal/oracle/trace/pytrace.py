@@ -36,6 +36,7 @@ Conventions, the ones ccd's export and the static oracles use:
 import ast
 import builtins
 import importlib.machinery
+import importlib.util
 import json
 import os
 import runpy
@@ -51,8 +52,7 @@ edges = {}
 builtin_calls = []  # frames running a builtin (map, sorted, ...) now
 errors = []
 calls_seen = 0
-asts = {}  # abs path -> (call index, source lines)
-blocks_of = {}  # abs path -> [(first, last line) of with and for statements]
+asts = {}  # abs path -> (call index, source lines, with/for blocks)
 def_lines = {}  # code object -> def line
 
 
@@ -69,7 +69,8 @@ def rel(path):
 
 
 def file_info(path):
-    """Calls of a file indexed by where they end, and the file's lines."""
+    """Calls of a file indexed by where they end, the file's lines, and
+    the (first, last) lines of its with and for statements."""
     got = asts.get(path)
     if got is not None:
         return got
@@ -79,14 +80,16 @@ def file_info(path):
         tree = ast.parse(src, path)
     except (OSError, SyntaxError, ValueError) as e:
         errors.append("%s: %s" % (path, e))
-        got = ({}, [])
+        got = ({}, [], [])
         asts[path] = got
         return got
-    ends = {}
+    ends, blocks = {}, []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             ends.setdefault((node.end_lineno, node.end_col_offset), []).append(node)
-    got = (ends, src.splitlines())
+        elif isinstance(node, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor)):
+            blocks.append((node.lineno, node.end_lineno))
+    got = (ends, src.splitlines(), blocks)
     asts[path] = got
     return got
 
@@ -94,18 +97,7 @@ def file_info(path):
 def enclosing_block(path, line):
     """The first line of the innermost with or for statement whose lines
     hold line, or None."""
-    blocks = blocks_of.get(path)
-    if blocks is None:
-        blocks = []
-        try:
-            with open(path, encoding="utf-8") as f:
-                tree = ast.parse(f.read(), path)
-            for n in ast.walk(tree):
-                if isinstance(n, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor)):
-                    blocks.append((n.lineno, n.end_lineno))
-        except (OSError, SyntaxError, ValueError):
-            pass
-        blocks_of[path] = blocks
+    _, _, blocks = file_info(path)
     best = None
     for start, end in blocks:
         if start <= line <= end and (best is None or start > best):
@@ -121,7 +113,7 @@ def def_line(code):
         return got
     line = code.co_firstlineno
     if code.co_name != "<lambda>":
-        _, lines = file_info(os.path.realpath(code.co_filename))
+        _, lines, _ = file_info(os.path.realpath(code.co_filename))
         for i in range(line - 1, min(len(lines), line + 50)):
             s = lines[i].lstrip()
             if s.startswith(("def ", "async def ", "class ")):
@@ -148,7 +140,7 @@ def site(frame, callee_name):
         alt.add(pos[0])
     kind = "implicit"
     if pos and pos[1] is not None and pos[3] is not None:
-        ends, _ = file_info(os.path.realpath(code.co_filename))
+        ends, _, _ = file_info(os.path.realpath(code.co_filename))
         calls = ends.get((pos[1], pos[3]))
         if calls:
             call = min(calls, key=lambda c: (c.lineno, c.col_offset))
@@ -189,10 +181,6 @@ def record(caller, callee_file, callee_line, callee_name, kind=None):
         e["alt"] = sorted(set(e["alt"]) | set(alt))
 
 
-def class_line(cls):
-    return getattr(cls, "__ccd_line__", None)
-
-
 def profile(frame, event, arg):
     if event == "c_call":
         builtin_calls.append(frame)
@@ -207,8 +195,6 @@ def profile(frame, event, arg):
     caller = frame.f_back
     if caller is None:
         return
-    if code is _made.__code__ or code is _added_init.__code__:
-        return
     if not (code.co_flags & CO_OPTIMIZED) or code.co_name in SKIP_NAMES:
         return
     if code.co_flags & (0x20 | 0x80 | 0x200):  # generator, coroutine, async generator
@@ -220,8 +206,8 @@ def profile(frame, event, arg):
             # A generated __init__ (dataclasses, namedtuple): the class.
             self = frame.f_locals.get("self")
             cls = type(self) if self is not None else None
-            if cls is not None and class_line(cls):
-                record(caller, cls.__ccd_file__, class_line(cls), cls.__name__)
+            if getattr(cls, "__ccd_line__", None):
+                record(caller, cls.__ccd_file__, cls.__ccd_line__, cls.__name__)
         return
     kind = None
     if builtin_calls and builtin_calls[-1] is caller:
@@ -286,12 +272,9 @@ def _made(fn, file, line):
         record(sys._getframe(1), file, line, fn.__name__)
         return fn(*args, **kwargs)
     if inspect.iscoroutinefunction(fn):
-        made._is_coroutine = getattr(inspect, "_is_coroutine_marker", None)
-        try:
-            import asyncio.coroutines as ac
-            made._is_coroutine = ac._is_coroutine
-        except (ImportError, AttributeError):
-            pass
+        # asyncio.iscoroutinefunction(made) stays true (Python 3.11's marker).
+        import asyncio.coroutines
+        made._is_coroutine = getattr(asyncio.coroutines, "_is_coroutine", None)
     return made
 
 
@@ -357,7 +340,6 @@ def main():
     if ROOT is None:
         sys.stderr.write("usage: pytrace.py ROOT\n")
         sys.exit(2)
-    import importlib.util  # noqa: F401 (Loader uses it)
     files = []
     for d, dirs, names in os.walk(ROOT):
         dirs[:] = sorted(x for x in dirs if not x.startswith(".") and x != "__pycache__")

@@ -175,7 +175,7 @@ func micro(args []string) error {
 	}
 	abs := func(p string) string { return inRepo(repo, p) }
 	cfg := oracle.MicroConfig{Repo: repo, CCD: abs(*ccd), Tools: abs(*tools), Dir: abs(*dir), Work: abs(*work),
-		Jobs: runtime.NumCPU(), Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, "micro: "+f+"\n", a...) }}
+		Jobs: runtime.NumCPU()}
 	if *only != "" {
 		cfg.Only = strings.Split(*only, ",")
 	}

@@ -84,6 +84,29 @@
   name: (type_identifier) @cc.def.class.name
   value: (object_type) @cc.def.body) @cc.def.class.node
 
+; any other alias (unions, function types, mapped types) is a type people
+; look up by name, as Go's `type F func()` is
+(type_alias_declaration
+  name: (type_identifier) @cc.def.class.name) @cc.def.class.node
+
+; the types an alias names are its bases: a value of `type S = A | B` or
+; `type S = A & B` has the methods of A or B (a receiver typed S finds
+; them), `type S = A<T>` those of A
+(type_alias_declaration
+  name: (type_identifier) @cc.def.class.name
+  value: [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base) @cc.def.class.node
+
+(type_alias_declaration
+  name: (type_identifier) @cc.def.class.name
+  value: [
+    (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base)
+    (union_type (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base))
+    (union_type (union_type (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base)))
+    (union_type (union_type (union_type (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base))))
+    (intersection_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base)
+    (intersection_type (intersection_type [(type_identifier) (nested_type_identifier) (generic_type)] @cc.def.base))
+  ]) @cc.def.class.node
+
 (enum_declaration
   name: (identifier) @cc.def.class.name
   body: (enum_body) @cc.def.body) @cc.def.class.node
@@ -106,14 +129,16 @@
   name: (identifier) @cc.def.func.name
   body: (statement_block) @cc.def.body) @cc.def.func.node
 
-; declare function f(): T;
-(ambient_declaration
-  (function_signature
-    name: (identifier) @cc.def.func.name) @cc.def.func.node)
+; declare function f(): T; and the overload signatures before an
+; implementation (function f(a: string): T;): definitions a person looks up.
+; Calls bind to the implementation, the last definition of the name (see
+; resolve.lastWins).
+(function_signature
+  name: (identifier) @cc.def.func.name) @cc.def.func.node
 
 ; class methods (the constructor is a method named "constructor") and
 ; object-literal methods. Overload signatures in a class body are
-; method_signature nodes and are deliberately not definitions.
+; method_signature nodes (below): calls bind to the implementation after them.
 (method_definition
   name: [(property_identifier) (private_property_identifier)] @cc.def.func.name
   body: (statement_block) @cc.def.body) @cc.def.func.node
@@ -137,11 +162,9 @@
     (method_signature
       name: (property_identifier) @cc.def.func.name) @cc.def.func.node))
 
-(ambient_declaration
-  (class_declaration
-    body: (class_body
-      (method_signature
-        name: (property_identifier) @cc.def.func.name) @cc.def.func.node)))
+(class_body
+  (method_signature
+    name: [(property_identifier) (private_property_identifier)] @cc.def.func.name) @cc.def.func.node)
 
 ; class fields holding functions: handle = () => {}
 (public_field_definition

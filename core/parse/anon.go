@@ -1,8 +1,11 @@
 package parse
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ccd-dev/ccd/core/facts"
 )
@@ -53,6 +56,16 @@ func (x *extractor) addAnons() {
 			kind: facts.Func, name: x.anonName(&a.node), start: sp.start, end: sp.end,
 			startLine: a.node.line(), endLine: a.node.endLine(),
 			bodyStart: a.body, hasBody: true, anon: true,
+		}
+		if own := ownName(x.src[sp.start:sp.end]); own != "" {
+			// function onmount(parent) {} passed or returned: it goes
+			// by its own name, which is what a person searches for;
+			// what passes or returns it names it that way too.
+			d.name, d.anon = x.in(own), false
+			if x.anonNames == nil {
+				x.anonNames, x.anonCount = map[uint32]string{}, map[int]int{}
+			}
+			x.anonNames[sp.start] = d.name
 		}
 		x.defs[sp] = d
 		x.order = append(x.order, d)
@@ -152,3 +165,35 @@ func (x *extractor) passAnon(a *argCand, local bool) {
 	}
 	x.callList = append(x.callList, callBuild{Call: call, pos: a.callee.start})
 }
+
+// ownName is the name a JavaScript function expression gives itself
+// (`function protocol() {}`, `async function* walk() {}`), "" for an
+// arrow function, a lambda or an unnamed expression.
+func ownName(text []byte) string {
+	t := bytes.TrimLeft(text, " \t\r\n(")
+	if rest, ok := bytes.CutPrefix(t, []byte("async")); ok && len(rest) > 0 && isSpace(rest[0]) {
+		t = bytes.TrimLeft(rest, " \t\r\n")
+	}
+	rest, ok := bytes.CutPrefix(t, []byte("function"))
+	if !ok || len(rest) == 0 || (!isSpace(rest[0]) && rest[0] != '*') {
+		return ""
+	}
+	t = bytes.TrimLeft(rest, " \t\r\n*")
+	n := 0
+	for n < len(t) {
+		r, size := utf8.DecodeRune(t[n:])
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && (n == 0 || !unicode.IsDigit(r)) {
+			break
+		}
+		n += size
+	}
+	if n == 0 {
+		return ""
+	}
+	if after := bytes.TrimLeft(t[n:], " \t\r\n"); len(after) == 0 || (after[0] != '(' && after[0] != '<') {
+		return ""
+	}
+	return string(t[:n])
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }

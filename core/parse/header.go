@@ -8,7 +8,9 @@ import "strings"
 // 3: signatures up to 400 bytes (was 160).
 // 5: JS this.m = function is a method of the instances; no bindings to
 // functions a pattern named.
-const extractorVersion = 5
+// 6: JS named function expressions go by their names; TypeScript overload
+// signatures and all type aliases are definitions.
+const extractorVersion = 6
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

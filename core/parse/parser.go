@@ -186,6 +186,18 @@ func (p *Parser) tree(c *TreeCache, s *schema, relpath, lang string, src []byte)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parse %s: %w", relpath, err)
 	}
+	if lang == "typescript" && tree.RootNode().HasError() {
+		if fixed := separateSignatures(src); fixed != nil {
+			if t2, err := fullParse(tp, nil, fixed); err == nil {
+				if countErrors(t2.RootNode()) < countErrors(tree.RootNode()) {
+					tree.Close()
+					tree, src = t2, fixed
+				} else {
+					t2.Close()
+				}
+			}
+		}
+	}
 	if c == nil {
 		return tree, nil, nil
 	}
@@ -342,6 +354,8 @@ type extractor struct {
 	// final names by start, once finish has numbered them, and anonCount
 	// how many each definition (by index, -1: the module) has so far.
 	anons     []anonBuild
+	// bodied holds the start bytes of the definitions with a body.
+	bodied map[int]bool
 	anonNames map[uint32]string
 	anonCount map[int]int
 	locals    []span            // names bound as variables or parameters
@@ -928,6 +942,12 @@ func (x *extractor) finish() {
 			x.jsDoc(d)
 		}
 		defIndex[d] = len(x.f.Defs)
+		if d.hasBody {
+			if x.bodied == nil {
+				x.bodied = map[int]bool{}
+			}
+			x.bodied[int(d.start)] = true
+		}
 		x.f.Defs = append(x.f.Defs, facts.Def{
 			Name: x.in(d.name), Qual: q, Kind: d.kind, Parent: d.parent,
 			StartLine: d.startLine, EndLine: d.endLine,
@@ -936,12 +956,61 @@ func (x *extractor) finish() {
 			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
+	x.implementationsFirst(seen)
 	x.renameAnons()
 	x.addRefs()
 	x.addInsts()
 	x.addArgFlows()
 	x.attribute()
 	x.filterRefs()
+}
+
+// implementationsFirst gives an implementation that follows its overload
+// signatures (TypeScript `function f(a: string): T;`, Python
+// `@overload def f(...): ...`) the plain qualified name, and its
+// signatures the numbered ones (f#2, f#3, ...) in source order: the id of
+// the function people change and call does not depend on how many
+// overloads it has. seen counts the definitions of each qualified name.
+func (x *extractor) implementationsFirst(seen map[string]int) {
+	var groups map[string][]int
+	for i := range x.f.Defs {
+		d := &x.f.Defs[i]
+		base, _, dup := strings.Cut(d.Qual, "#")
+		if seen[base] < 2 {
+			continue
+		}
+		if groups == nil {
+			groups = map[string][]int{}
+		}
+		if !dup {
+			base = d.Qual
+		}
+		groups[base] = append(groups[base], i)
+	}
+	for base, g := range groups {
+		first, last := &x.f.Defs[g[0]], &x.f.Defs[g[len(g)-1]]
+		if !x.isStub(first) || x.isStub(last) {
+			continue
+		}
+		last.Qual = base
+		for k, i := range g[:len(g)-1] {
+			x.f.Defs[i].Qual = fmt.Sprintf("%s#%d", base, k+2)
+		}
+	}
+}
+
+// isStub reports whether d only declares a signature: no body (a
+// TypeScript overload or declaration) or a Python @overload.
+func (x *extractor) isStub(d *facts.Def) bool {
+	if d.Kind != facts.Func {
+		return false
+	}
+	for _, dec := range d.Decorators {
+		if dec == "overload" || strings.HasSuffix(dec, ".overload") {
+			return true
+		}
+	}
+	return !x.bodied[d.StartByte]
 }
 
 // addReturn records what a body (by its start) returns, from a return

@@ -74,9 +74,17 @@ type typ struct {
 func (t typ) known() bool { return t.module != nil || t.cls.valid() || t.name != "" || t.fn.valid() }
 
 // lastWins reports whether a later definition of a name replaces an
-// earlier one in the same scope (Python: overload stubs before the
-// implementation, conditional redefinitions).
-func lastWins(fi *fileInfo) bool { return fi.f.Lang == "python" }
+// earlier one in the same scope: Python (overload stubs before the
+// implementation, conditional redefinitions) and JavaScript/TypeScript
+// (hoisted declarations and class members: the last one holds; TypeScript
+// overload signatures come before their implementation).
+func lastWins(fi *fileInfo) bool {
+	switch fi.f.Lang {
+	case "python", "javascript", "typescript", "tsx":
+		return true
+	}
+	return false
+}
 
 func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	if call.Ref {
@@ -388,18 +396,32 @@ func (c *callCtx) nameMatch(name string) (defRef, graph.Confidence) {
 	if !c.fi.lang.memberNameMatch || commonMethods[name] || len(name) < 4 {
 		return defRef{}, 0
 	}
-	var only defRef
-	n := 0
+	var code, decls []defRef
 	for _, m := range c.r.methods[name] {
-		if sameLangFamily(m.fi.f.Lang, c.fi.f.Lang) {
-			only = m
-			n++
+		switch {
+		case !sameLangFamily(m.fi.f.Lang, c.fi.f.Lang):
+		case strings.HasSuffix(m.fi.f.Path, ".d.ts"):
+			decls = append(decls, m) // describes code found elsewhere
+		default:
+			code = append(code, m)
 		}
 	}
-	if n == 1 {
-		return only, graph.NameMatch
+	if len(code) == 0 {
+		code = decls
 	}
-	return defRef{}, 0
+	if len(code) == 0 {
+		return defRef{}, 0
+	}
+	last := code[len(code)-1]
+	for _, m := range code {
+		// Overload signatures and their implementation are one method.
+		if m.fi != last.fi || m.def().Parent != last.def().Parent || !lastWins(m.fi) {
+			if len(code) > 1 {
+				return defRef{}, 0
+			}
+		}
+	}
+	return last, graph.NameMatch
 }
 
 func (c *callCtx) markUsed(b *binding, fi *fileInfo) {
@@ -494,11 +516,8 @@ func (c *callCtx) lookupName(fi *fileInfo, scope int, name string, own bool, dep
 			return c.imported(b, name, own, depth)
 		}
 	}
-	if ks := fi.top[name]; len(ks) > 0 {
-		if last {
-			return defRef{fi, ks[len(ks)-1]}, graph.Resolved
-		}
-		return defRef{fi, ks[0]}, graph.Resolved
+	if k, ok := fi.topDef(name); ok {
+		return defRef{fi, k}, graph.Resolved
 	}
 	if b := fi.binds[name]; b != nil {
 		return c.imported(b, name, own, depth)
@@ -641,8 +660,8 @@ func (c *callCtx) inModule(files []*fileInfo, name string, depth int) (defRef, g
 		}
 	}
 	for _, f := range files {
-		if ks := f.top[name]; len(ks) > 0 {
-			return defRef{f, ks[0]}, graph.Resolved
+		if k, ok := f.topDef(name); ok {
+			return defRef{f, k}, graph.Resolved
 		}
 	}
 	for _, f := range files {
@@ -1360,8 +1379,25 @@ func (fi *fileInfo) onlyTop() (int, bool) {
 			return -1, false
 		}
 		found = ks[0]
+		if lastWins(fi) {
+			found = ks[len(ks)-1]
+		}
 	}
 	return found, n == 1
+}
+
+// topDef is the top-level definition a use of name binds to when the file
+// defines it more than once: the last one where later definitions replace
+// earlier ones (lastWins), else the first.
+func (fi *fileInfo) topDef(name string) (int, bool) {
+	ks := fi.top[name]
+	if len(ks) == 0 {
+		return -1, false
+	}
+	if len(ks) > 1 && lastWins(fi) {
+		return ks[len(ks)-1], true
+	}
+	return ks[0], true
 }
 
 // resolveCallback binds an anonymous function handed to a callee outside

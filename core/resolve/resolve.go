@@ -391,12 +391,13 @@ func (r *resolver) indexPackage(key string) {
 				}
 			}
 		}
-		for name, ks := range fi.top {
+		for name := range fi.top {
+			k, _ := fi.topDef(name)
 			if _, ok := all[name]; !ok {
-				all[name] = defRef{fi, ks[0]}
+				all[name] = defRef{fi, k}
 			}
 			if _, ok := lib[name]; !ok && !test {
-				lib[name] = defRef{fi, ks[0]}
+				lib[name] = defRef{fi, k}
 			}
 		}
 	}

@@ -236,7 +236,8 @@ func (x *exporter) nameRange(n *graph.Node) []int32 {
 	ls := x.lines(n.Path)
 	for l := n.StartLine; l >= 1 && l <= len(ls) && l <= n.EndLine && l < n.StartLine+30; l++ {
 		if hits := lsp.FindWord(ls[l-1], n.Name); len(hits) > 0 {
-			return []int32{int32(l - 1), int32(hits[0]), int32(hits[0] + len(n.Name))}
+			h := declaredAt(ls[l-1], hits)
+			return []int32{int32(l - 1), int32(h), int32(h + len(n.Name))}
 		}
 	}
 	l := n.StartLine
@@ -259,6 +260,25 @@ func (x *exporter) nameRange(n *graph.Node) []int32 {
 		end++
 	}
 	return []int32{int32(l - 1), int32(start), int32(end)}
+}
+
+// declaredAt picks, among the places a definition's name appears on a
+// line, the one a declaration keyword introduces (`defineGetter(req,
+// 'protocol', function protocol() {` declares the second); else the first.
+func declaredAt(line []byte, hits []int) int {
+	if len(hits) > 1 {
+		for _, h := range hits {
+			before := bytes.TrimRight(line[:h], " \t*")
+			for _, kw := range []string{"function", "def", "class", "func", "fn"} {
+				if bytes.HasSuffix(before, []byte(kw)) {
+					if k := len(before) - len(kw); k == 0 || !lsp.IsIdentByte(before[k-1]) {
+						return h
+					}
+				}
+			}
+		}
+	}
+	return hits[0]
 }
 
 // references writes a reference occurrence at each call, reference and

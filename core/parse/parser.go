@@ -353,9 +353,9 @@ type extractor struct {
 	// anons are the anonymous functions (see addAnons); anonNames their
 	// final names by start, once finish has numbered them, and anonCount
 	// how many each definition (by index, -1: the module) has so far.
-	anons     []anonBuild
+	anons []anonBuild
 	// bodied holds the start bytes of the definitions with a body.
-	bodied map[int]bool
+	bodied    map[int]bool
 	anonNames map[uint32]string
 	anonCount map[int]int
 	locals    []span            // names bound as variables or parameters

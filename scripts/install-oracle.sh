@@ -7,6 +7,8 @@
 #                       needs root or sudo)
 #   typescript  5.9.3   npm --prefix .tools/oracle/node (the compiler API;
 #                       TypeScript 7 is a native binary without it)
+#   universal-ctags     Debian universal-ctags (apt-get), the reference for
+#                       definitions
 #   gocg                go build of internal/oracle/gocg (its own module:
 #                       golang.org/x/tools go/ssa and callgraph/vta) into
 #                       .tools/oracle/bin
@@ -31,6 +33,16 @@ if ! /usr/bin/python3 -c 'import jedi' 2>/dev/null; then
 fi
 jedi=$(/usr/bin/python3 -c 'import jedi; print(jedi.__version__)')
 
+# universal-ctags, from Debian: the definitions reference.
+if ! ctags --version 2>/dev/null | grep -q '^Universal Ctags'; then
+  log "installing universal-ctags (apt-get) ..."
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq universal-ctags >&2
+fi
+ctags=$(ctags --version | head -1 | cut -d, -f1)
+
 # The TypeScript compiler API.
 have=""
 pj="$tools/node/node_modules/typescript/package.json"
@@ -44,4 +56,4 @@ fi
 log "building gocg ..."
 (cd "$top/internal/oracle/gocg" && GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" go build -o "$tools/bin/gocg" .)
 
-log "jedi $jedi (/usr/bin/python3), typescript $TS_VERSION ($tools/node), gocg ($tools/bin/gocg)"
+log "jedi $jedi (/usr/bin/python3), $ctags, typescript $TS_VERSION ($tools/node), gocg ($tools/bin/gocg)"

@@ -414,8 +414,9 @@ func (c *callCtx) nameMatch(name string) (defRef, graph.Confidence) {
 	}
 	last := code[len(code)-1]
 	for _, m := range code {
-		// Overload signatures and their implementation are one method.
-		if m.fi != last.fi || m.def().Parent != last.def().Parent || !lastWins(m.fi) {
+		// TypeScript overload signatures and their implementation are
+		// one method (a Python property's getter and setter are not).
+		if m.fi != last.fi || m.def().Parent != last.def().Parent || family(m.fi.f.Lang) != "js" {
 			if len(code) > 1 {
 				return defRef{}, 0
 			}

@@ -80,7 +80,7 @@ func runPrecise(cfg Config, p Package, home, scipBin string) (*PreciseResult, er
 	}
 	base := filepath.Join(cfg.Out, p.Lang+"-"+p.Name)
 	if _, err := os.Stat(base + ".oracle.json"); err != nil {
-		if _, err := runOne(cfg, p, home); err != nil {
+		if _, err := runOne(cfg, p, home, false); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ type Report struct {
 	Quick   bool
 	Elapsed time.Duration
 	Commit  string // ccd's commit, for the header
+	Ctags   string // universal-ctags' version; "" when definitions were not measured
 	Command string // the command that made it
 }
 
@@ -118,6 +119,8 @@ func (rep *Report) Markdown() string {
 			float64(r.CCDMillis)/1000, float64(r.OracleMillis)/1000)
 	}
 	b.WriteString("\n")
+
+	b.WriteString(rep.DefsMarkdown())
 
 	b.WriteString("## Precision per ccd confidence\n\n")
 	b.WriteString("Confirmed / ccd's call sites of that confidence (precision).\n\n")
@@ -260,4 +263,69 @@ func code(s string) string {
 		return "`` " + s + " ``"
 	}
 	return "`" + s + "`"
+}
+
+// DefsTotals pools one language's definition counts over its packages.
+func (rep *Report) DefsTotals(lang string) (tot DefResult) {
+	for _, r := range rep.Results {
+		if r.Lang == lang && r.Defs != nil {
+			tot.Tags += r.Defs.Tags
+			tot.Nodes += r.Defs.Nodes
+			tot.Matched += r.Defs.Matched
+		}
+	}
+	return tot
+}
+
+// DefsMarkdown is the section on definitions against universal-ctags.
+func (rep *Report) DefsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("## Definitions against universal-ctags\n\n")
+	if rep.Ctags == "" {
+		b.WriteString("Not measured: universal-ctags is not installed (scripts/install-oracle.sh installs it).\n\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s tags the same files from their syntax. Compared: its functions,\n"+
+		"methods, classes and types (Go func, struct, interface, type, alias, interface\n"+
+		"method; Python class, function, member; JS/TS function, class, method,\n"+
+		"generator, getter, setter, interface, enum, type alias), without its names\n"+
+		"for anonymous functions, against ccd's named function and class nodes. A tag\n"+
+		"and a node match when file and name are the same and their lines at most %d\n"+
+		"apart, each used once. **Recall** = tags ccd has / tags (goal 0.97);\n"+
+		"*precision* = ccd's nodes ctags tags too / ccd's nodes, a lower bound: ctags\n"+
+		"tags no object-literal method, no nested function in some languages, and\n"+
+		"loses track of some JavaScript classes.\n\n", rep.Ctags, DefSlack)
+	b.WriteString("| language | package | ctags definitions | ccd definitions | matched | recall | precision |\n|---|---|--:|--:|--:|--:|--:|\n")
+	for _, lang := range languages(rep.Results) {
+		for _, r := range rep.Results {
+			if r.Lang != lang || r.Defs == nil {
+				continue
+			}
+			d := r.Defs
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %s |\n", LangName(r.Lang), r.Package, d.Tags, d.Nodes, d.Matched, f3(d.Recall()), f3(d.Precision()))
+		}
+		t := rep.DefsTotals(lang)
+		fmt.Fprintf(&b, "| **%s** | **all** | %d | %d | %d | **%s** | %s |\n", LangName(lang), t.Tags, t.Nodes, t.Matched, f3(t.Recall()), f3(t.Precision()))
+	}
+	b.WriteString("\nctags' definitions ccd does not have (up to 8 per package; all in bin/oracle/<lang>-<package>.score.json):\n\n")
+	for _, r := range rep.Results {
+		if r.Defs == nil || len(r.Defs.Missed) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "- %s (%d):", r.Package, len(r.Defs.Missed))
+		for i, t := range r.Defs.Missed {
+			if i == 8 {
+				b.WriteString(" …")
+				break
+			}
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "%s `%s:%d` %s %s", sep, t.Path, t.Line, t.Kind, code(t.Name))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	return b.String()
 }

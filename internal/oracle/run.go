@@ -41,8 +41,13 @@ func Run(cfg Config) (*Report, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, err
 	}
+	if v, err := CtagsVersion(); err != nil {
+		cfg.Log("definitions not measured: %v", err)
+	} else {
+		rep.Ctags = v
+	}
 	for _, p := range selectPackages(cfg) {
-		r, err := runOne(cfg, p, home)
+		r, err := runOne(cfg, p, home, rep.Ctags != "")
 		if err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", p.Lang, p.Name, err)
 		}
@@ -77,7 +82,7 @@ func selectPackages(cfg Config) []Package {
 	return out
 }
 
-func runOne(cfg Config, p Package, home string) (*Result, error) {
+func runOne(cfg Config, p Package, home string, ctags bool) (*Result, error) {
 	dir := filepath.Join(cfg.Out, "corpus", p.Lang, p.Name)
 	root, version, err := fetch(p, dir, cfg.Log)
 	if err != nil {
@@ -139,6 +144,14 @@ func runOne(cfg Config, p Package, home string) (*Result, error) {
 	r.OracleCounts = o.Counts
 	r.OracleErrors = len(o.Errors)
 	r.CCDMillis, r.OracleMillis = ccdMillis, oracleMillis
+	if ctags {
+		tags, err := RunCtags(root)
+		if err != nil {
+			return nil, err
+		}
+		r.Defs = ScoreDefs(g, tags)
+		r.Defs.Tool = "universal-ctags"
+	}
 	b, err := json.MarshalIndent(r, "", " ")
 	if err != nil {
 		return nil, err

@@ -264,6 +264,10 @@ type Result struct {
 	CCDMillis    int64 `json:"ccd_millis"`
 	OracleMillis int64 `json:"oracle_millis"`
 
+	// Defs: the package's definitions against universal-ctags (nil
+	// when ctags is not installed).
+	Defs *DefResult `json:"defs,omitempty"`
+
 	Missed         []Site `json:"missed"`
 	Spurious       []Site `json:"spurious"`
 	MissedSample   []Site `json:"-"`

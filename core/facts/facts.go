@@ -125,9 +125,28 @@ func (c *Call) IsCallSite() bool { return !c.Ref && !strings.HasPrefix(c.Recv, C
 
 // CallbackRecv prefixes the receiver of a Call that passes an anonymous
 // function (Name) to a callee outside the file, followed by the callee as
-// written ("=>arr.forEach"): a callee outside the workspace is expected to
-// call it, where it is passed.
+// written and the argument's position ("=>arr.forEach#0"): a callee
+// outside the workspace is expected to call it, where it is passed.
 const CallbackRecv = "=>"
+
+// CallbackCallee splits the receiver of a callback Call (after
+// CallbackRecv) into the callee as written and the argument's position
+// (-1 when not known).
+func CallbackCallee(recv string) (callee string, arg int) {
+	recv = strings.TrimPrefix(recv, CallbackRecv)
+	i := strings.LastIndexByte(recv, '#')
+	if i < 0 || i == len(recv)-1 {
+		return recv, -1
+	}
+	n := 0
+	for _, ch := range recv[i+1:] {
+		if ch < '0' || ch > '9' {
+			return recv, -1
+		}
+		n = n*10 + int(ch-'0')
+	}
+	return recv[:i], n
+}
 
 // Import is one imported module, or one name imported from a module.
 type Import struct {

@@ -161,6 +161,15 @@ func (x *extractor) passAnon(a *argCand, local bool) {
 		if t := strings.Join(strings.Fields(x.text(&a.callee)), ""); len(t) <= 120 {
 			recv += t
 		}
+		if a.kw == "" {
+			// the argument's position: what the callee declares for
+			// it types the function's parameters (see resolve)
+			slot := 0
+			if a.hasList && a.listStart < a.value.start {
+				slot = argIndex(x.src[a.listStart:a.value.start])
+			}
+			recv += "#" + strconv.Itoa(slot)
+		}
 		call.Recv, call.Line = x.in(recv), a.callee.line()
 	}
 	x.callList = append(x.callList, callBuild{Call: call, pos: a.callee.start})

@@ -10,7 +10,8 @@ import "strings"
 // functions a pattern named.
 // 6: JS named function expressions go by their names; TypeScript overload
 // signatures and all type aliases are definitions.
-const extractorVersion = 6
+// 7: a callback's receiver says its argument position ("=>operate#0").
+const extractorVersion = 7
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -1148,6 +1148,18 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 				}
 			}
 		}
+		if s >= 0 && defs[s].Anonymous() && family(fi.f.Lang) == "js" {
+			// A callback's untyped parameter: typed by what the callee
+			// it is handed to declares (operate((source, subscriber) =>
+			// ...)), or an array method's element.
+			if pos, ok := paramPos(defs[s].Signature, name); ok && paramType(paramText(defs[s].Signature, pos)) == "" {
+				if ts := c.elementParam(s, pos, depth+1); len(ts) == 1 && ts[0].cls.valid() {
+					t := ts[0]
+					t.instance = true
+					return t, true
+				}
+			}
+		}
 		if hasExternal {
 			// Declared only with a type from outside the workspace
 			// (newSet *goflag.FlagSet), or a value taken from a module
@@ -1412,7 +1424,8 @@ func (c *callCtx) resolveCallback(call *facts.Call) (defRef, graph.Confidence, b
 	if !ref.isFunc() {
 		return defRef{}, 0, false
 	}
-	callee := facts.Call{Name: call.Recv[len(facts.CallbackRecv):], Caller: call.Caller, Line: call.Line}
+	name, _ := facts.CallbackCallee(call.Recv)
+	callee := facts.Call{Name: name, Caller: call.Caller, Line: call.Line}
 	if i := strings.LastIndexByte(callee.Name, '.'); i > 0 {
 		callee.Recv, callee.Name = callee.Name[:i], callee.Name[i+1:]
 	}

@@ -337,18 +337,211 @@ func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 		}
 		c.handed[fi] = handed
 	}
-	if callee, ok := handed[anonAt{d.Name, d.Parent}]; ok {
-		k := strings.LastIndexByte(callee, '.')
-		if k <= 0 {
-			return nil
-		}
+	recv, ok := handed[anonAt{d.Name, d.Parent}]
+	if !ok {
+		return nil
+	}
+	callee, arg := facts.CallbackCallee(recv)
+	if k := strings.LastIndexByte(callee, '.'); k > 0 {
 		base, method := callee[:k], callee[k+1:]
-		if at, ok := iterators[method]; !ok || at != pos || strings.ContainsAny(base, ".()[]") {
-			return nil
+		if at, ok := iterators[method]; ok && !strings.ContainsAny(base, ".()[]") {
+			if at != pos {
+				return nil
+			}
+			return c.valuesOf(d.Parent, base+"[]", depth)
 		}
-		return c.valuesOf(d.Parent, base+"[]", depth)
+	}
+	if arg < 0 || pos < 0 {
+		return nil
+	}
+	if t := c.declaredCallbackParam(d.Parent, callee, arg, pos, depth); t.known() {
+		return []typ{t}
 	}
 	return nil
+}
+
+// declaredCallbackParam types parameter pos of a function passed as
+// argument arg to callee (as written, seen from scope) by what the callee
+// declares for that argument: a TypeScript function type, `operate(init:
+// (source: Observable<T>, subscriber: Subscriber<R>) => void)` makes the
+// second parameter of `operate((source, subscriber) => ...)` a Subscriber.
+// A class called (`new Observable((subscriber) => ...)`) declares it in
+// its constructor; overload signatures are read when the implementation
+// does not say.
+func (c *callCtx) declaredCallbackParam(scope int, callee string, arg, pos, depth int) typ {
+	if callee == "" || strings.ContainsAny(callee, "()[]{}<>") || depth > maxDepth {
+		return typ{}
+	}
+	call := facts.Call{Name: callee, Caller: scope}
+	if i := strings.LastIndexByte(callee, '.'); i > 0 {
+		call.Recv, call.Name = callee[:i], callee[i+1:]
+	}
+	ref, conf := c.resolveCall(&call)
+	if !ref.valid() || conf <= graph.NameMatch {
+		return typ{}
+	}
+	if ref.def().Kind == facts.Class {
+		ctor, ok := c.methodOf(typ{cls: ref, name: ref.def().Name, ctx: ref.fi}, ref.fi.lang.ctor, depth+1)
+		if !ok || !ctor.isFunc() {
+			return typ{}
+		}
+		ref = ctor
+	}
+	if ref.fi.f.Lang != "typescript" && ref.fi.f.Lang != "tsx" {
+		return typ{}
+	}
+	d := ref.def()
+	// the definition and its overloads, the implementation first
+	cands := []int{ref.idx}
+	for k := range ref.fi.f.Defs {
+		if o := &ref.fi.f.Defs[k]; k != ref.idx && o.Name == d.Name && o.Parent == d.Parent && o.Owner == d.Owner {
+			cands = append(cands, k)
+		}
+	}
+	for _, k := range cands {
+		if tname := callbackParamType(ref.fi.f.Defs[k].Signature, arg, pos); tname != "" {
+			t := c.typeName(ref.fi, k, tname, depth+1)
+			if t.cls.valid() {
+				t.instance = true
+				t.conf = graph.Inferred
+				return t
+			}
+		}
+	}
+	return typ{}
+}
+
+// callbackParamType reads, in sig, the type of parameter arg and, when it
+// is a function type, the type of that function's parameter pos, as one
+// type name (`Subscriber<R> | undefined` is Subscriber); a `this:`
+// parameter of the function type does not count. "" when not declared.
+func callbackParamType(sig string, arg, pos int) string {
+	var fnType string
+	eachParam(sig, func(i int, item string) bool {
+		if i == arg {
+			fnType = paramType(item)
+			return false
+		}
+		return true
+	})
+	fnType = strings.TrimSpace(fnType)
+	if fnType == "" || strings.Index(fnType, "=>") < 0 {
+		return ""
+	}
+	if fnType[0] == '<' {
+		if end := closingAngle(fnType); end > 0 {
+			fnType = strings.TrimSpace(fnType[end+1:])
+		}
+	}
+	if fnType == "" || fnType[0] != '(' {
+		return ""
+	}
+	var out string
+	n := 0
+	eachParam(fnType, func(_ int, item string) bool {
+		if strings.HasPrefix(strings.TrimSpace(item), "this:") || strings.HasPrefix(strings.TrimSpace(item), "this :") {
+			return true
+		}
+		if n == pos {
+			out = oneTypeName(paramType(item))
+			return false
+		}
+		n++
+		return true
+	})
+	return out
+}
+
+// paramText is the text of parameter pos in sig's parameter list.
+func paramText(sig string, pos int) string {
+	var out string
+	eachParam(sig, func(i int, item string) bool {
+		if i == pos {
+			out = item
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// oneTypeName reduces a TypeScript type to the one type it names
+// (`Subscriber<R>` and `Subscriber<R> | undefined` are Subscriber, `ns.T`
+// stays), "" for function, object, tuple, literal and other unions.
+func oneTypeName(t string) string {
+	t = strings.TrimSpace(t)
+	for _, suf := range []string{"| undefined", "| null"} {
+		t = strings.TrimSpace(strings.TrimSuffix(t, suf))
+	}
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		if end := closingAngle(t[i:]); end > 0 {
+			t = t[:i] + t[i+end+1:]
+		}
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || strings.ContainsAny(t, " |&()[]{}<>'\"`=:,") {
+		return ""
+	}
+	return t
+}
+
+// paramType is the declared type of one parameter's text (`init?: T =
+// x` is T), "" when it has none.
+func paramType(item string) string {
+	depth := 0
+	for i := 0; i < len(item); i++ {
+		switch ch := item[i]; ch {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ':':
+			if depth == 0 {
+				t := item[i+1:]
+				// a default value after the type
+				d := 0
+				for j := 0; j < len(t); j++ {
+					switch t[j] {
+					case '(', '[', '{', '<':
+						d++
+					case ')', ']', '}':
+						d--
+					case '>':
+						if j > 0 && t[j-1] == '=' {
+							continue // =>
+						}
+						d--
+					case '=':
+						if d == 0 && (j+1 >= len(t) || t[j+1] != '>') {
+							return strings.TrimSpace(t[:j])
+						}
+					}
+				}
+				return strings.TrimSpace(t)
+			}
+		}
+	}
+	return ""
+}
+
+// closingAngle returns the index of the '>' closing the '<' at s[0], or -1.
+func closingAngle(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			depth++
+		case '>':
+			if i > 0 && s[i-1] == '=' {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // paramPos returns the position of parameter name in the first parameter

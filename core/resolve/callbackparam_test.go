@@ -27,6 +27,9 @@ func TestCallbackParamType(t *testing.T) {
 		{"function later(fn: (a: A) => void)", 0, 1, ""},
 		{"function later(fn: (a: string | number) => void)", 0, 0, ""},
 		{"function later(fn: (a: { x: number }) => void)", 0, 0, ""},
+		// `this` as the callee's function type declares it
+		{"schedule<T>(work: (this: SchedulerAction<T>, state: T) => void, delay?: number): Subscription", 0, thisParam, "SchedulerAction"},
+		{"schedule<T>(work: (state: T) => void): Subscription", 0, thisParam, ""},
 	}
 	for _, tt := range tests {
 		if got := callbackParamType(tt.sig, tt.arg, tt.pos); got != tt.want {
@@ -51,6 +54,21 @@ func TestCallbackCallee(t *testing.T) {
 		callee, arg := facts.CallbackCallee(tt.recv)
 		if callee != tt.callee || arg != tt.arg {
 			t.Errorf("CallbackCallee(%q) = %q, %d, want %q, %d", tt.recv, callee, arg, tt.callee, tt.arg)
+		}
+	}
+}
+
+func TestDeclaredThis(t *testing.T) {
+	tests := map[string]string{
+		"function (this: SchedulerAction<any>)":          "SchedulerAction",
+		"make_(this: Annotation, adm: Adm, key: string)": "Annotation",
+		"function (thisArg, x)":                          "",
+		"function (x: number, this: T)":                  "",
+		"() =>":                                          "",
+	}
+	for sig, want := range tests {
+		if got := declaredThis(sig); got != want {
+			t.Errorf("declaredThis(%q) = %q, want %q", sig, got, want)
 		}
 	}
 }

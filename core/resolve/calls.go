@@ -466,6 +466,24 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 	defs := c.fi.f.Defs
 	for s := scope; s >= 0; s = defs[s].Parent {
 		d := &defs[s]
+		if d.Kind == facts.Func && family(c.fi.f.Lang) == "js" {
+			// TypeScript's declared `this`: function (this: SchedulerAction<T>) {...}
+			if tname := declaredThis(d.Signature); tname != "" {
+				if t := c.typeName(c.fi, s, tname, 0); t.cls.valid() {
+					t.instance, t.conf = true, graph.Resolved
+					return append(out, t)
+				}
+			}
+			if d.Anonymous() && strings.HasPrefix(d.Signature, "function") {
+				// scheduler.schedule(function () { this.schedule() }):
+				// the `this` the callee's function type declares
+				if ts := c.elementParam(s, thisParam, 0); len(ts) == 1 && ts[0].cls.valid() {
+					t := ts[0]
+					t.instance = true
+					return append(out, t)
+				}
+			}
+		}
 		if d.Kind == facts.Class {
 			out = append(out, typ{cls: defRef{c.fi, s}, name: d.Name, ctx: c.fi, instance: true, conf: graph.Resolved})
 		} else if d.Owner != "" {
@@ -482,6 +500,21 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 		}
 	}
 	return out
+}
+
+// declaredThis is the type a TypeScript function declares for `this`
+// as its first parameter (`function (this: Annotation, adm)`), as one
+// type name; "" when it declares none.
+func declaredThis(sig string) string {
+	if !strings.Contains(sig, "this") {
+		return ""
+	}
+	first := strings.TrimSpace(paramText(sig, 0))
+	rest, ok := strings.CutPrefix(first, "this")
+	if !ok || !strings.HasPrefix(strings.TrimSpace(rest), ":") {
+		return ""
+	}
+	return oneTypeName(paramType(first))
 }
 
 func (c *callCtx) enclosingClass(scope int) (typ, bool) {

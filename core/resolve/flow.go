@@ -351,7 +351,7 @@ func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 			return c.valuesOf(d.Parent, base+"[]", depth)
 		}
 	}
-	if arg < 0 || pos < 0 {
+	if arg < 0 || (pos < 0 && pos != thisParam) {
 		return nil
 	}
 	if t := c.declaredCallbackParam(d.Parent, callee, arg, pos, depth); t.known() {
@@ -411,10 +411,14 @@ func (c *callCtx) declaredCallbackParam(scope int, callee string, arg, pos, dept
 	return typ{}
 }
 
+// thisParam asks callbackParamType for the type of `this`.
+const thisParam = -2
+
 // callbackParamType reads, in sig, the type of parameter arg and, when it
 // is a function type, the type of that function's parameter pos, as one
 // type name (`Subscriber<R> | undefined` is Subscriber); a `this:`
-// parameter of the function type does not count. "" when not declared.
+// parameter of the function type does not count, and pos thisParam asks
+// for it. "" when not declared.
 func callbackParamType(sig string, arg, pos int) string {
 	var fnType string
 	eachParam(sig, func(i int, item string) bool {
@@ -435,6 +439,9 @@ func callbackParamType(sig string, arg, pos int) string {
 	}
 	if fnType == "" || fnType[0] != '(' {
 		return ""
+	}
+	if pos == thisParam {
+		return declaredThis(fnType)
 	}
 	var out string
 	n := 0

@@ -149,6 +149,12 @@
   ] @cc.bind.name
   right: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)
 
+; this._outputConfiguration = { writeErr: (s) => ..., ... }: the field holds
+; the object literal, whose methods are definitions of the function
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier)) @cc.bind.name
+  right: (object) @cc.bind.value)
+
 ; ---- value flow: a called value that is not a name (make()(x),
 ; handlers[i](x)); both arms of a conditional; what an array holds and a
 ; for-of loop takes; functions passed as arguments bind the callee's

@@ -148,6 +148,11 @@ func CallbackCallee(recv string) (callee string, arg int) {
 	return recv[:i], n
 }
 
+// ObjectLiteral is a Binding's FromExpr when the value is a JavaScript
+// object literal (`this.out = { write(s) {...} }`): its methods are
+// definitions of the function the binding lives in.
+const ObjectLiteral = "{}"
+
 // Import is one imported module, or one name imported from a module.
 type Import struct {
 	Spec  string // module as written: "os.path", "./util", "github.com/x/y", "crate::a::b"

@@ -11,7 +11,8 @@ import "strings"
 // 6: JS named function expressions go by their names; TypeScript overload
 // signatures and all type aliases are definitions.
 // 7: a callback's receiver says its argument position ("=>operate#0").
-const extractorVersion = 7
+// 8: JS fields holding object literals, JSDoc @type on fields.
+const extractorVersion = 8
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

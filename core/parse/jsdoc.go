@@ -57,6 +57,56 @@ func (x *extractor) jsDoc(d *defBuild) {
 	}
 }
 
+// jsDocField matches the start of an assignment to a field of this.
+var (
+	jsDocTypeTag = regexp.MustCompile(`@type\s*\{([^{}]*)\}`)
+	jsDocField   = regexp.MustCompile(`^\s*this\.([A-Za-z_$][\w$]*)\s*=[^=]`)
+)
+
+// jsDocFields types the fields a JSDoc `@type` comment declares right
+// before their assignment: `/** @type {Option[]} */ this.options = []`
+// binds this.options[] (what the array holds) to Option, `/** @type
+// {Help} */ this._help = null` binds this._help to Help.
+func (x *extractor) jsDocFields() {
+	for _, doc := range x.docs {
+		raw := x.src[doc.start:doc.end]
+		if !bytes.Contains(raw, []byte("@type")) {
+			continue
+		}
+		m := jsDocTypeTag.FindSubmatch(raw)
+		if m == nil {
+			continue
+		}
+		after := x.src[doc.end:min(len(x.src), int(doc.end)+200)]
+		f := jsDocField.FindSubmatch(after)
+		if f == nil {
+			continue
+		}
+		t, name := strings.TrimSpace(string(m[1])), "this."+string(f[1])
+		if elem, ok := strings.CutSuffix(t, "[]"); ok {
+			t, name = elem, name+"[]"
+		} else if elem, ok := strings.CutPrefix(t, "Array<"); ok && strings.HasSuffix(elem, ">") {
+			t, name = elem[:len(elem)-1], name+"[]"
+		}
+		if t = jsDocType(t); t == "" {
+			continue
+		}
+		pos := doc.end + uint32(len(after)-len(bytes.TrimLeft(after, " \t\r\n")))
+		x.binds = append(x.binds, bindBuild{
+			Binding: facts.Binding{Name: x.in(name), Type: x.in(t), Line: lineAt(x.src, pos)},
+			pos:     pos,
+		})
+		if strings.HasSuffix(name, "[]") {
+			x.hasElems = true
+		}
+	}
+}
+
+// lineAt is the 1-based line of byte offset pos in src.
+func lineAt(src []byte, pos uint32) int {
+	return bytes.Count(src[:pos], []byte("\n")) + 1
+}
+
 // jsDocType reduces a JSDoc type expression to one type name, or "".
 func jsDocType(s string) string {
 	s = strings.TrimSpace(s)

@@ -832,6 +832,8 @@ func (x *extractor) addBinding(c *matchCaps) {
 		if strings.HasSuffix(strings.TrimSpace(raw), "[]") {
 			b.Type = "" // Item[] is no Item
 		}
+	case c.bindValue != nil && x.src[c.bindValue.start] == '{' && isJS(x.f.Lang):
+		b.FromExpr = facts.ObjectLiteral // its methods are the function's
 	case c.bindValue != nil:
 		v := x.valueText(c.bindValue)
 		if c.iter {
@@ -961,6 +963,7 @@ func (x *extractor) finish() {
 	x.addRefs()
 	x.addInsts()
 	x.addArgFlows()
+	x.jsDocFields()
 	x.attribute()
 	x.filterRefs()
 }
@@ -1176,4 +1179,13 @@ func (p *Parser) ParseOnly(lang string, src []byte) error {
 	}
 	tree.Close()
 	return nil
+}
+
+// isJS reports whether lang is JavaScript or TypeScript.
+func isJS(lang string) bool {
+	switch lang {
+	case "javascript", "typescript", "tsx", "jsx":
+		return true
+	}
+	return false
 }

@@ -1220,6 +1220,11 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		}
 		return t
 	}
+	if b.FromExpr == facts.ObjectLiteral && b.Scope >= 0 && family(c.fi.f.Lang) == "js" && c.fi.f.Defs[b.Scope].Kind == facts.Func {
+		// this.out = { write(s) {...} } in a constructor: the object's
+		// methods are the constructor's definitions (constructor.write).
+		return typ{cls: defRef{c.fi, b.Scope}, name: c.fi.f.Defs[b.Scope].Name, ctx: c.fi, instance: true, conf: graph.Inferred}
+	}
 	if base, ok := strings.CutSuffix(b.FromExpr, "[]"); ok && base != "" && !strings.ContainsAny(base, ".()[]") {
 		// for w in items: an element of items, as its annotation says
 		// (items: list[Widget] binds items[] to Widget).

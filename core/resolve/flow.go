@@ -350,6 +350,22 @@ func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 			}
 			return c.valuesOf(d.Parent, base+"[]", depth)
 		}
+		if field, ok := strings.CutPrefix(base, "this."); ok && !strings.ContainsAny(field, ".()[]") {
+			// this.options.find((option) => ...): what the field's
+			// array holds (/** @type {Option[]} */ this.options = [])
+			if at, ok := iterators[method]; ok {
+				if at != pos {
+					return nil
+				}
+				if cls, ok := c.enclosingClass(d.Parent); ok {
+					if t := c.fieldType(cls, field+"[]", depth+1); t.cls.valid() {
+						t.instance = true
+						return []typ{t}
+					}
+				}
+				return nil
+			}
+		}
 	}
 	if arg < 0 || (pos < 0 && pos != thisParam) {
 		return nil

@@ -1030,8 +1030,57 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 	case ref.valid() && ref.idx < 0:
 		return typ{module: []*fileInfo{ref.fi}, conf: conf}
 	}
-	if b := fi.bindOf(scope, name); b != nil && len(b.files) == 0 {
-		return typ{via: b}
+	if b := fi.bindOf(scope, name); b != nil {
+		if len(b.files) == 0 {
+			return typ{via: b}
+		}
+		if b.name != "" && b.name != "default" {
+			// import { computed } from "./api": a typed variable of the
+			// module (export const computed: IComputedFactory = ...).
+			if t := c.moduleVar(b.files, b.name, depth+1); t.known() {
+				return t
+			}
+		}
+	}
+	return typ{}
+}
+
+// moduleVar types a module-level variable of one of files (declared, or
+// assigned a constructed value or a call's result), following re-exports
+// like inModule.
+func (c *callCtx) moduleVar(files []*fileInfo, name string, depth int) typ {
+	if depth > maxDepth || len(files) != 1 && (len(files) == 0 || files[0].pkgKey() != "") {
+		return typ{}
+	}
+	for _, f := range files {
+		for _, bi := range f.scopes[-1] {
+			b := &f.f.Bindings[bi]
+			if b.Name != name || (b.Type == "" && b.FromCall == "") {
+				continue
+			}
+			t := c.in(f).bindingType(b, depth+1)
+			if t.known() && t.module == nil && !t.fn.valid() {
+				t.instance = true
+				if t.conf == 0 || t.conf > graph.Inferred {
+					t.conf = graph.Inferred
+				}
+				return t
+			}
+		}
+	}
+	for _, f := range files {
+		if b := f.binds[name]; b != nil && b.name != "" && len(b.files) > 0 {
+			if t := c.moduleVar(b.files, b.name, depth+1); t.known() {
+				return t
+			}
+		}
+	}
+	for _, f := range files {
+		for _, b := range f.stars {
+			if t := c.moduleVar(b.files, name, depth+1); t.known() {
+				return t
+			}
+		}
 	}
 	return typ{}
 }

@@ -96,6 +96,11 @@ func surfaceOf(f *facts.File) []surfEntry {
 				}
 			}
 		}
+		if family(f.Lang) == "js" && d.Kind == facts.Func && strings.Contains(d.Signature, "=>") {
+			// A declared function type types the parameters (and
+			// `this`) of the callbacks handed to it elsewhere.
+			e.sig += "\x00" + d.Signature
+		}
 		e.refers = tokens(spec, e.refers, d.Owner, d.Result)
 		for _, b := range d.Bases {
 			e.refers = tokens(spec, e.refers, b)
@@ -143,10 +148,24 @@ func surfaceOf(f *facts.File) []surfEntry {
 		}
 		e := surfEntry{group: "b:" + b.Name, sig: strings.Join([]string{scope, b.Type, b.FromCall, b.FromExpr}, "\x00"),
 			scope: b.Scope}
+		if b.FromExpr == facts.ObjectLiteral && b.Scope >= 0 && b.Scope < len(defs) {
+			// this.out = {...}: its methods are the function's definitions
+			for k := b.Scope + 1; k < len(defs) && defs[k].StartByte < defs[b.Scope].EndByte; k++ {
+				if defs[k].Parent == b.Scope {
+					e.sig += "\x00" + defs[k].Name
+				}
+			}
+		}
 		e.refers = tokens(spec, nil, b.Type, b.FromCall, b.FromExpr)
-		if field {
+		switch {
+		case field:
 			e.global = tokens(spec, nil, b.Name)
-		} else {
+		case b.Scope < 0 && (b.Type != "" || b.FromCall != ""):
+			// A typed module variable: other files that import it read
+			// its type (moduleVar).
+			e.global = tokens(spec, nil, b.Name)
+			e.local = append(e.local, localKey(b.Name, ""))
+		default:
 			for _, n := range tokens(spec, nil, b.Name) {
 				e.local = append(e.local, localKey(n, qualOf(f, b.Scope)))
 			}

@@ -64,7 +64,7 @@ module.exports = { Command };
 	}
 	steps := []struct {
 		file, old, new string
-		gone, added   string // edges (graph text lines, without confidence) the edit removes and makes
+		gone, added    string // edges (graph text lines, without confidence) the edit removes and makes
 	}{
 		{"src/lift.ts", "subscriber: Subscriber) => void", "subscriber: Observer) => void",
 			"call src/take.ts::take.fn@1 -> src/lift.ts::Subscriber.next", "call src/take.ts::take.fn@1 -> src/lift.ts::Observer.notify"},

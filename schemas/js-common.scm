@@ -149,6 +149,11 @@
   ] @cc.bind.name
   right: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)
 
+; const { _buffer, _timestampProvider } = this: each name holds that member
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @cc.bind.name)
+  value: [(this) (identifier) (member_expression)] @cc.bind.from)
+
 ; this._outputConfiguration = { writeErr: (s) => ..., ... }: the field holds
 ; the object literal, whose methods are definitions of the function
 (assignment_expression

@@ -12,7 +12,8 @@ import "strings"
 // signatures and all type aliases are definitions.
 // 7: a callback's receiver says its argument position ("=>operate#0").
 // 8: JS fields holding object literals, JSDoc @type on fields.
-const extractorVersion = 8
+// 9: const { a } = this binds a to this.a.
+const extractorVersion = 9
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

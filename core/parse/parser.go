@@ -404,7 +404,7 @@ type matchCaps struct {
 	callValue, argCallee, argList, argValue, argKw *cnode
 	argFactory                                     bool
 	anon                                           *cnode
-	elems, iter, yield                             bool
+	elems, iter, yield, from                       bool
 	// protocol is a value whose special methods (protocolNames) the
 	// statement runs.
 	protocol      *cnode
@@ -514,6 +514,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindValue, c.iter = n, true
 		case roleBindYield:
 			c.bindName, c.yield = n, true
+		case roleBindFrom:
+			c.bindValue, c.from = n, true
 		case roleArgCallee:
 			c.argCallee = n
 		case roleArgFactory:
@@ -838,6 +840,9 @@ func (x *extractor) addBinding(c *matchCaps) {
 		v := x.valueText(c.bindValue)
 		if c.iter {
 			v += "[]" // an element of v
+		}
+		if c.from {
+			v += "." + b.Name // const { _buffer } = this: this._buffer
 		}
 		if len(v) > 120 || v == b.Name {
 			return

@@ -67,6 +67,7 @@ const (
 	roleBindElems     // a binding's name when its value's elements are bound (x = [f, g])
 	roleBindIter      // a binding's value whose elements it takes (for x in xs)
 	roleBindYield     // a yield statement: its value is an element of the generator's result
+	roleBindFrom      // a binding's value whose member of the binding's name it takes (const { a } = this)
 	roleArgCallee     // the callee of a call passing a function value
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
@@ -96,6 +97,7 @@ var roleNames = map[string]role{
 	"cc.bind.elems":       roleBindElems,
 	"cc.bind.iter":        roleBindIter,
 	"cc.bind.yield":       roleBindYield,
+	"cc.bind.from":        roleBindFrom,
 	"cc.arg.callee":       roleArgCallee,
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,

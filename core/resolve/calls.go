@@ -486,6 +486,10 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 		}
 		if d.Kind == facts.Class {
 			out = append(out, typ{cls: defRef{c.fi, s}, name: d.Name, ctx: c.fi, instance: true, conf: graph.Resolved})
+		} else if d.Owner != "" && family(c.fi.f.Lang) == "js" && strings.HasSuffix(strings.TrimSpace(d.Signature), "=>") {
+			// socket.onopen = (evt) => { this._resetState() }: an arrow
+			// function's `this` is the one around it, not the object.
+			continue
 		} else if d.Owner != "" {
 			t := c.typeName(c.fi, d.Parent, d.Owner, 0)
 			if !t.known() {

@@ -98,6 +98,11 @@
   value: (new_expression
     constructor: [(identifier) (member_expression)] @cc.bind.type))
 
+; let windows = [new Subject()]: what the array holds
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (array . (new_expression constructor: [(identifier) (member_expression)] @cc.bind.type)))
+
 ; const x = f() / mod.f() (not require)
 (variable_declarator
   name: (identifier) @cc.bind.name

@@ -462,7 +462,7 @@
         . (literal_type) .)
     ])))
 
-; const x: T = ...
+; const x: T = ... (const xs: T[] says what xs holds)
 (variable_declarator
   name: (identifier) @cc.bind.name
   type: (type_annotation [
@@ -470,6 +470,7 @@
     (nested_type_identifier) @cc.bind.type
     (generic_type) @cc.bind.type
     (predefined_type) @cc.bind.type
+    (array_type) @cc.bind.type
     (union_type
       . [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type
       . (literal_type) .)
@@ -484,6 +485,12 @@
     (new_expression constructor: [(identifier) (member_expression)] @cc.bind.type)
     (as_expression [(type_identifier) (nested_type_identifier) (generic_type)] @cc.bind.type .)
   ])
+
+; let windows = [new Subject<T>()]: what the array holds
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  !type
+  value: (array . (new_expression constructor: [(identifier) (member_expression)] @cc.bind.type)))
 
 ; const x = f() / mod.f() (not require) / await f()
 (variable_declarator

@@ -13,7 +13,8 @@ import "strings"
 // 7: a callback's receiver says its argument position ("=>operate#0").
 // 8: JS fields holding object literals, JSDoc @type on fields.
 // 9: const { a } = this binds a to this.a.
-const extractorVersion = 9
+// 10: T<A>[] says what an array holds.
+const extractorVersion = 10
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

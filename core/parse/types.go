@@ -59,8 +59,8 @@ var containers = map[string]bool{
 func ElemType(s string) string {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), ":"))
 	s = strings.TrimSpace(strings.Trim(s, "'\"")) // a forward reference: "list[Node]"
-	if inner, ok := strings.CutSuffix(s, "[]"); ok && !strings.ContainsAny(inner, "[]<>|") {
-		return NormType(inner)
+	if inner, ok := strings.CutSuffix(s, "[]"); ok && !strings.ContainsAny(inner, "[]|(){}") {
+		return NormType(inner) // Item[], Subscriber<T>[]
 	}
 	i := strings.IndexAny(s, "[<")
 	if i <= 0 {

@@ -1393,6 +1393,9 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 	for len(expr) > 1 && expr[0] == '(' && closing(expr, 0) == len(expr)-1 {
 		expr = expr[1 : len(expr)-1] // (expr)
 	}
+	if t, ok := c.elementOf(scope, expr, depth); ok {
+		return t
+	}
 	// A call receiver: Cls(x).m(), new Foo().m(), make_parser().parse():
 	// the type of what the call returns.
 	if strings.Contains(expr, "(") {
@@ -1451,6 +1454,69 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		cur = c.member(cur, s, depth+1)
 	}
 	return cur
+}
+
+// takers are the array methods whose result is one of the elements.
+var takers = map[string]bool{"shift": true, "pop": true, "at": true, "find": true, "findLast": true}
+
+// elementOf types an expression that takes one element of a container
+// whose element type is declared: `windows.shift()!`, `this.handlers[0]`,
+// `items.pop()`, `this.options.find((o) => ...)` (TypeScript `T[]`,
+// JSDoc `@type {T[]}`, Python `list[T]`). ok is false when expr is no
+// such expression.
+func (c *callCtx) elementOf(scope int, expr string, depth int) (typ, bool) {
+	lang := family(c.fi.f.Lang)
+	if lang != "js" && lang != "python" {
+		return typ{}, false
+	}
+	e := strings.TrimSuffix(expr, "!")
+	var base string
+	switch {
+	case strings.HasSuffix(e, "]"):
+		open := strings.LastIndexByte(e, '[')
+		if open <= 0 || closing(e, open) != len(e)-1 {
+			return typ{}, false
+		}
+		base = e[:open]
+	case strings.HasSuffix(e, ")"):
+		open := strings.IndexByte(e, '(')
+		dot := strings.LastIndexByte(e[:max(open, 0)], '.')
+		if open <= 0 || dot <= 0 || closing(e, open) != len(e)-1 || !takers[e[dot+1:open]] {
+			return typ{}, false
+		}
+		base = e[:dot]
+	default:
+		return typ{}, false
+	}
+	if base == "" || strings.ContainsAny(base, "()[]{} \"'+*?!") {
+		return typ{}, false
+	}
+	var t typ
+	if field, ok := cutSelf(c.fi, base); ok {
+		if strings.Contains(field, ".") {
+			return typ{}, true
+		}
+		if cls, ok := c.enclosingClass(scope); ok {
+			t = c.fieldType(cls, field+"[]", depth+1)
+		}
+	} else if !strings.Contains(base, ".") {
+		t, _ = c.localVar(scope, base+"[]", depth+1)
+	}
+	if !t.cls.valid() {
+		return typ{}, true
+	}
+	t.instance = true
+	return t, true
+}
+
+// cutSelf cuts `this.` or `self.` from a receiver expression.
+func cutSelf(fi *fileInfo, expr string) (string, bool) {
+	for _, s := range fi.lang.self {
+		if rest, ok := strings.CutPrefix(expr, s+"."); ok {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // closing returns the index of the bracket that closes the one at open in

@@ -67,6 +67,13 @@
 (typed_parameter (identifier) @cc.bind.name type: (type) @cc.bind.type)
 (typed_default_parameter name: (identifier) @cc.bind.name type: (type) @cc.bind.type)
 (assignment left: [(identifier) (attribute)] @cc.bind.name type: (type) @cc.bind.type)
+; parser = typing.cast(IniParser, x): the type cast names
+(assignment
+  left: [(identifier) (attribute)] @cc.bind.name
+  right: (call
+    function: [(identifier) (attribute)] @_cast
+    arguments: (argument_list . [(identifier) (attribute) (string)] @cc.bind.type))
+  (#match? @_cast "^(typing\\.)?cast$"))
 (assignment
   left: [(identifier) (attribute)] @cc.bind.name
   right: (call function: [(identifier) (attribute)] @cc.bind.call))
@@ -159,6 +166,11 @@
 ; a loop variable takes the elements: for h in hooks, for f in (a, b),
 ; for f in gen()
 (for_statement
+  left: (identifier) @cc.bind.name
+  right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
+; comprehensions and generator expressions take elements the same way:
+; c.dump() for c in self.children
+(for_in_clause
   left: (identifier) @cc.bind.name
   right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
 (for_statement

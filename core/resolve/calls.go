@@ -1422,6 +1422,18 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 					return typ{cls: ref, name: head, ctx: ref.fi, instance: true, conf: min(conf, graph.Resolved)}
 				}
 			}
+			if (head == "cast" || head == "typing.cast") && c.fi.f.Lang == "python" {
+				// typing.cast(IniParser, x).parse(): the type it names
+				arg := expr[i+1 : len(expr)-1]
+				if k := strings.IndexByte(arg, ','); k > 0 {
+					t := c.typeName(c.fi, scope, strings.TrimSpace(arg[:k]), depth+1)
+					if t.cls.valid() {
+						t.instance, t.conf = true, graph.Resolved
+						return t
+					}
+				}
+				return typ{}
+			}
 			b := facts.Binding{Name: "", FromCall: head, Scope: scope}
 			if t := c.bindingType(&b, depth+1); t.known() {
 				return t

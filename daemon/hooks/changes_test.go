@@ -259,6 +259,16 @@ func TestSignatureCardSites(t *testing.T) {
 		}, "app/jobs.py", "    def transcode(self, x):", "    def transcode(self, x, y):",
 			[]string{"Will break 1 of 2 call sites", "app/jobs.py:7 run", "Cannot check 1 call site", "bound by name only", "app/jobs.py:12 Runner.run_any"},
 			[]string{"Will break 2"}},
+		// immer's current(): callers see the overload signatures, so a
+		// new required parameter of the implementation breaks none of
+		// them (the third call no signature takes was broken already).
+		{"overloads", map[string]string{
+			"package.json": "{\"name\": \"w\"}\n",
+			"src/current.ts": "export function current<T>(value: T): T\nexport function current(value: any, deep: boolean): any\nexport function current(value: any, deep?: boolean): any {\n\treturn value\n}\n",
+			"src/use.ts":     "import { current } from './current'\n\nexport function one() { return current(1) }\nexport function two() { return current(1, true) }\nexport function three() { return current(1, true, 3) }\n",
+		}, "src/current.ts", "export function current(value: any, deep?: boolean): any {", "export function current(value: any, deep: boolean, extra: number): any {",
+			[]string{"all 3 call sites in 3 callers still fit"},
+			[]string{"Will break", "May break"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

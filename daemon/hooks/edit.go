@@ -20,6 +20,10 @@ type symChange struct {
 	// callers are the callers that may break (signature, removed, renamed)
 	// or that see the new behaviour (body).
 	callers []caller
+	// overloads are the signatures callers see instead of the changed
+	// implementation's (TypeScript overload signatures), after and
+	// before the edit.
+	overloads, oldOverloads []string
 }
 
 // caller is a call site of an edited symbol, as remembered for the Stop
@@ -67,7 +71,7 @@ func diffFile(before, after *graph.Graph, rel string, lc lineChanges) []symChang
 		a := after.Nodes[ai]
 		switch {
 		case normSig(a.Signature) != normSig(b.Signature):
-			out = append(out, symChange{what: "signature", id: id, before: b, after: a})
+			out = append(out, symChange{what: "signature", id: id, before: b, after: a, overloads: overloadSigs(after, id), oldOverloads: overloadSigs(before, id)})
 		case touched(a, b, lc):
 			out = append(out, symChange{what: "body", id: id, before: b, after: a})
 		}
@@ -490,7 +494,7 @@ func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []call
 	if what != "" {
 		head += " (" + what + ")"
 	}
-	vs, ok := checkSites(sites, c.before, c.after, cs)
+	vs, ok := checkSites(sites, c.before, c.after, cs, c.overloads, c.oldOverloads)
 	if !ok {
 		l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
 		if len(cs) > 0 {

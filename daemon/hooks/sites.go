@@ -1,8 +1,10 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -63,10 +65,13 @@ type siteVerdict struct {
 // checkSites checks every call site of callers against the change of
 // target's signature from before to after. ok is false when the language's
 // signatures cannot be read: the card then says "may break" as before.
-func checkSites(r *siteReader, before, after *graph.Node, callers []caller) (out []siteVerdict, ok bool) {
+func checkSites(r *siteReader, before, after *graph.Node, callers []caller, overloads, oldOverloads []string) (out []siteVerdict, ok bool) {
 	oldSig, newSig := compat.Parse(after.Lang, before.Signature), compat.Parse(after.Lang, after.Signature)
 	if !oldSig.OK || !newSig.OK || r == nil {
 		return nil, false
+	}
+	if len(overloads) > 0 && !compat.Compatible(oldSig, newSig) {
+		return checkOverloads(r, after, callers, overloads, oldOverloads)
 	}
 	name := after.Name
 	class := parentQual(after.Qual)
@@ -154,7 +159,7 @@ func CheckSignatureChange(root string, before, after *graph.Graph, id string) (c
 	defer r.close()
 	rel := after.Nodes[ai].Path
 	cs := append(callersOf(before, after, id, rel), recursiveCalls(after, id)...)
-	vs, ok := checkSites(r, before.Nodes[bi], after.Nodes[ai], cs)
+	vs, ok := checkSites(r, before.Nodes[bi], after.Nodes[ai], cs, overloadSigs(after, id), overloadSigs(before, id))
 	if !ok {
 		return nil, false
 	}
@@ -163,4 +168,84 @@ func CheckSignatureChange(root string, before, after *graph.Graph, id string) (c
 		checks = append(checks, SiteCheck{Path: v.c.Path, Line: v.line, Caller: v.c.Label, Verdict: verdict, Why: v.why})
 	}
 	return checks, true
+}
+
+// overloadSigs returns the overload signatures that stand before the
+// implementation id in g (TypeScript `function f(a: string): T;` ...
+// `function f(...xs) {}`: the implementation keeps the plain id, the
+// signatures are id#2, id#3, ...), nil when id has none.
+func overloadSigs(g *graph.Graph, id string) []string {
+	i, ok := g.Index(id)
+	if !ok || (g.Nodes[i].Lang != "typescript" && g.Nodes[i].Lang != "tsx") {
+		return nil
+	}
+	var out []string
+	for k := 2; ; k++ {
+		j, ok := g.Index(id + "#" + strconv.Itoa(k))
+		if !ok {
+			break
+		}
+		if g.Nodes[j].StartLine >= g.Nodes[i].StartLine {
+			return nil // not an implementation after its signatures
+		}
+		out = append(out, g.Nodes[j].Signature)
+	}
+	return out
+}
+
+// checkOverloads checks call sites of an implementation with overload
+// signatures: its callers see the signatures, not its own parameter
+// list, so a call fits when one of the signatures takes it, and one that
+// none took before the edit either was broken already.
+func checkOverloads(r *siteReader, after *graph.Node, callers []caller, overloads, oldOverloads []string) (out []siteVerdict, ok bool) {
+	parse := func(list []string) []compat.Sig {
+		var sigs []compat.Sig
+		for _, o := range list {
+			if s := compat.Parse(after.Lang, o); s.OK {
+				sigs = append(sigs, s)
+			}
+		}
+		return sigs
+	}
+	sigs, old := parse(overloads), parse(oldOverloads)
+	if len(sigs) == 0 {
+		return nil, false
+	}
+	best := func(sigs []compat.Sig, call compat.Call) (compat.Verdict, string) {
+		verdict, why := compat.Breaks, ""
+		for _, s := range sigs {
+			// no old signature: the call against s alone
+			if vv, w := compat.Check(compat.Sig{}, s, call, label(after)); vv < verdict {
+				verdict, why = vv, w
+			}
+		}
+		return verdict, why
+	}
+	for _, c := range callers {
+		for _, line := range c.Lines {
+			v := siteVerdict{c: c, line: line, verdict: compat.Unknown, why: "the call could not be found at that line"}
+			for _, a := range r.calls(c.Path, c.Lang, line) {
+				if a.Name != after.Name {
+					continue
+				}
+				call := compat.Call{Positional: a.Positional, Keywords: a.Keywords, Spread: a.Spread, KwSpread: a.KwSpread, Results: a.Results}
+				verdict, why := best(sigs, call)
+				if verdict == compat.Breaks && len(old) > 0 {
+					if was, _ := best(old, call); was == compat.Breaks {
+						verdict = compat.Fine // no signature took it before the edit either
+					}
+				}
+				if verdict == compat.Breaks {
+					why = fmt.Sprintf("no overload signature of %s takes it (%d signatures; %s)", label(after), len(sigs), why)
+				} else if verdict == compat.Fine {
+					why = "callers see its overload signatures, which take it"
+				}
+				if v.why == "the call could not be found at that line" || verdict > v.verdict {
+					v.verdict, v.why = verdict, why
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	return out, true
 }

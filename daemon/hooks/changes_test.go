@@ -263,7 +263,7 @@ func TestSignatureCardSites(t *testing.T) {
 		// new required parameter of the implementation breaks none of
 		// them (the third call no signature takes was broken already).
 		{"overloads", map[string]string{
-			"package.json": "{\"name\": \"w\"}\n",
+			"package.json":   "{\"name\": \"w\"}\n",
 			"src/current.ts": "export function current<T>(value: T): T\nexport function current(value: any, deep: boolean): any\nexport function current(value: any, deep?: boolean): any {\n\treturn value\n}\n",
 			"src/use.ts":     "import { current } from './current'\n\nexport function one() { return current(1) }\nexport function two() { return current(1, true) }\nexport function three() { return current(1, true, 3) }\n",
 		}, "src/current.ts", "export function current(value: any, deep?: boolean): any {", "export function current(value: any, deep: boolean, extra: number): any {",

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,7 +74,7 @@ module.exports = { Command };
 	}
 	for _, st := range steps {
 		p := filepath.Join(dir, filepath.FromSlash(st.file))
-		data := readFile(t, p)
+		data := mustRead(t, p)
 		if !strings.Contains(data, st.old) {
 			t.Fatalf("%s has no %q", st.file, st.old)
 		}
@@ -118,13 +117,4 @@ func hasEdgeLine(text, line string) bool {
 		}
 	}
 	return false
-}
-
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

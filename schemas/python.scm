@@ -95,7 +95,7 @@
 ; what a function returns (a name, an attribute or a call, at the top of
 ; its body): the result of a call of it
 (function_definition
-  body: (block (return_statement [(identifier) (attribute) (call) (lambda)] @cc.def.returns)) @cc.def.returns.body)
+  body: (block (return_statement [(identifier) (attribute) (call) (lambda) (expression_list)] @cc.def.returns)) @cc.def.returns.body)
 
 ; tuple unpacking pairs names with values: a, b = f, g
 (assignment
@@ -165,6 +165,11 @@
 
 ; a loop variable takes the elements: for h in hooks, for f in (a, b),
 ; for f in gen()
+; increment, reset, peek = make_counter(): each takes its item of the result
+(assignment
+  left: (pattern_list (identifier) @cc.bind.name) @cc.bind.pattern
+  right: (call function: [(identifier) (attribute)]) @cc.bind.unpack)
+
 (for_statement
   left: (identifier) @cc.bind.name
   right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)

@@ -14,7 +14,8 @@ import "strings"
 // 8: JS fields holding object literals, JSDoc @type on fields.
 // 9: const { a } = this binds a to this.a.
 // 10: T<A>[] says what an array holds.
-const extractorVersion = 10
+// 11: Python tuple unpacking of a call result; tuple returns.
+const extractorVersion = 11
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -404,7 +405,8 @@ type matchCaps struct {
 	callValue, argCallee, argList, argValue, argKw *cnode
 	argFactory                                     bool
 	anon                                           *cnode
-	elems, iter, yield, from                       bool
+	elems, iter, yield, from, unpack               bool
+	pattern                                        *cnode
 	// protocol is a value whose special methods (protocolNames) the
 	// statement runs.
 	protocol      *cnode
@@ -516,6 +518,10 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindName, c.yield = n, true
 		case roleBindFrom:
 			c.bindValue, c.from = n, true
+		case roleBindUnpack:
+			c.bindValue, c.unpack = n, true
+		case roleBindPattern:
+			c.pattern = n
 		case roleArgCallee:
 			c.argCallee = n
 		case roleArgFactory:
@@ -843,6 +849,14 @@ func (x *extractor) addBinding(c *matchCaps) {
 		}
 		if c.from {
 			v += "." + b.Name // const { _buffer } = this: this._buffer
+		}
+		if c.unpack {
+			// a, b, c = make_counter(): the ith item of what it returns
+			if c.pattern == nil || c.pattern.start > c.bindName.start {
+				return
+			}
+			i := bytes.Count(x.src[c.pattern.start:c.bindName.start], []byte(","))
+			v += "[" + strconv.Itoa(i) + "]"
 		}
 		if len(v) > 120 || v == b.Name {
 			return

@@ -68,6 +68,8 @@ const (
 	roleBindIter      // a binding's value whose elements it takes (for x in xs)
 	roleBindYield     // a yield statement: its value is an element of the generator's result
 	roleBindFrom      // a binding's value whose member of the binding's name it takes (const { a } = this)
+	roleBindUnpack    // a call whose result a tuple assignment unpacks (a, b = f())
+	roleBindPattern   // that assignment's target list
 	roleArgCallee     // the callee of a call passing a function value
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
@@ -98,6 +100,8 @@ var roleNames = map[string]role{
 	"cc.bind.iter":        roleBindIter,
 	"cc.bind.yield":       roleBindYield,
 	"cc.bind.from":        roleBindFrom,
+	"cc.bind.unpack":      roleBindUnpack,
+	"cc.bind.pattern":     roleBindPattern,
 	"cc.arg.callee":       roleArgCallee,
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,

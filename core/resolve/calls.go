@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/ccd-dev/ccd/core/facts"
@@ -1396,6 +1397,9 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 	if t, ok := c.elementOf(scope, expr, depth); ok {
 		return t
 	}
+	if t, ok := c.resultItem(scope, expr, depth); ok {
+		return t
+	}
 	// A call receiver: Cls(x).m(), new Foo().m(), make_parser().parse():
 	// the type of what the call returns.
 	if strings.Contains(expr, "(") {
@@ -1518,6 +1522,57 @@ func (c *callCtx) elementOf(scope int, expr string, depth int) (typ, bool) {
 		return typ{}, true
 	}
 	t.instance = true
+	return t, true
+}
+
+// resultItem types `f()[i]`, the ith item of what function f returns when
+// its body returns a tuple of names (`return increment, reset, peek`,
+// unpacked as `inc, reset, peek = make_counter()`): the function or
+// class that name holds in f. ok is false when expr is no such
+// expression.
+func (c *callCtx) resultItem(scope int, expr string, depth int) (typ, bool) {
+	if c.fi.f.Lang != "python" || !strings.HasSuffix(expr, "]") {
+		return typ{}, false
+	}
+	open := strings.LastIndexByte(expr, '[')
+	paren := strings.IndexByte(expr, '(')
+	if open <= 0 || paren <= 0 || closing(expr, paren) != open-1 {
+		return typ{}, false
+	}
+	n, err := strconv.Atoi(expr[open+1 : len(expr)-1])
+	head := expr[:paren]
+	if err != nil || n < 0 || head == "" || strings.ContainsAny(head, "()[]{} \"'") {
+		return typ{}, true
+	}
+	var target defRef
+	if !strings.Contains(head, ".") {
+		target, _ = c.lookupName(c.fi, scope, head, false, depth+1)
+	} else {
+		k := strings.LastIndexByte(head, '.')
+		if rt := c.typeOf(scope, head[:k], depth+1); rt.known() {
+			if rt.module != nil {
+				target, _ = c.inModule(rt.module, head[k+1:], depth+1)
+			} else {
+				target, _ = c.methodOf(rt, head[k+1:], depth+1)
+			}
+		}
+	}
+	if !target.isFunc() {
+		return typ{}, true
+	}
+	items := strings.Split(strings.TrimPrefix(target.def().Result, "="), ",")
+	if !strings.HasPrefix(target.def().Result, "=") || len(items) < 2 || n >= len(items) {
+		return typ{}, true
+	}
+	item := strings.TrimSpace(items[n])
+	if item == "" || strings.ContainsAny(item, "()[]{} \"'") {
+		return typ{}, true
+	}
+	t := c.in(target.fi).typeOf(target.idx, item, depth+1)
+	if t.module != nil {
+		return typ{}, true
+	}
+	t.conf = graph.Inferred
 	return t, true
 }
 

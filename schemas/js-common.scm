@@ -149,6 +149,18 @@
   ] @cc.bind.name
   right: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)
 
+; EventEmitter.prototype.addListener = EventEmitter.prototype.on: a method
+; by another name (the resolver reads it as an alias)
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) property: (property_identifier) @_proto)
+    property: (property_identifier)) @cc.bind.name
+  right: (member_expression
+    object: (member_expression object: (identifier) property: (property_identifier) @_proto2)
+    property: (property_identifier)) @cc.bind.value
+  (#eq? @_proto "prototype")
+  (#eq? @_proto2 "prototype"))
+
 ; const { _buffer, _timestampProvider } = this: each name holds that member
 (variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @cc.bind.name)

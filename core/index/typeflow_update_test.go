@@ -54,6 +54,19 @@ class Command {
   error(m) { this.out.writeErr(m); }
 }
 module.exports = { Command };
+-- lib/emitter.js --
+function Emitter() {}
+Emitter.prototype.on = function on(event, fn) { return this; };
+Emitter.prototype.off = function off(event, fn) { return this; };
+Emitter.prototype.addListener = Emitter.prototype.on;
+module.exports = { Emitter };
+-- lib/use.js --
+const { Emitter } = require('./emitter');
+function listen() {
+  const e = new Emitter();
+  e.addListener('data', listen);
+}
+module.exports = { listen };
 `))
 	dir := extract(t, ar)
 	cfg := config.Default()
@@ -71,6 +84,8 @@ module.exports = { Command };
 			"call app/use.py::refresh -> app/config.py::Settings.reload_all", "call app/use.py::refresh -> app/config.py::Other.reload_all"},
 		{"lib/cmd.js", "writeErr: (s) => s,", "writeOut: (s) => s,",
 			"call lib/cmd.js::Command.error -> lib/cmd.js::Command.constructor.writeErr", ""},
+		{"lib/emitter.js", "Emitter.prototype.addListener = Emitter.prototype.on;", "Emitter.prototype.addListener = Emitter.prototype.off;",
+			"call lib/use.js::listen -> lib/emitter.js::Emitter.on", "call lib/use.js::listen -> lib/emitter.js::Emitter.off"},
 	}
 	for _, st := range steps {
 		p := filepath.Join(dir, filepath.FromSlash(st.file))

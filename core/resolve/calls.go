@@ -889,6 +889,9 @@ func (c *callCtx) ownedMethod(t typ, tname, name string) (defRef, bool) {
 		found = append(found, m)
 	}
 	if len(found) == 0 {
+		if ctx != nil && family(ctx.f.Lang) == "js" {
+			return c.methodAlias(t, ctx, tname, name)
+		}
 		return defRef{}, false
 	}
 	for _, m := range found {
@@ -897,6 +900,31 @@ func (c *callCtx) ownedMethod(t typ, tname, name string) (defRef, bool) {
 		}
 	}
 	return found[0], true
+}
+
+// methodAlias finds JavaScript method name of tname assigned from
+// another method of it (EventEmitter.prototype.addListener =
+// EventEmitter.prototype.on) in the file ctx.
+func (c *callCtx) methodAlias(t typ, ctx *fileInfo, tname, name string) (defRef, bool) {
+	alias := tname + ".prototype." + name
+	for _, bi := range ctx.scopes[-1] {
+		b := &ctx.f.Bindings[bi]
+		if b.Name != alias {
+			continue
+		}
+		other, ok := strings.CutPrefix(b.FromExpr, tname+".prototype.")
+		if !ok || other == name || strings.ContainsAny(other, ".()[]") {
+			return defRef{}, false
+		}
+		var found defRef
+		for _, m := range c.r.owned[tname] {
+			if m.def().Name == other && m.fi == ctx && m.isFunc() {
+				found = m
+			}
+		}
+		return found, found.valid()
+	}
+	return defRef{}, false
 }
 
 // bases resolves the base types of a class in the scope of its file.

@@ -160,9 +160,10 @@ func surfaceOf(f *facts.File) []surfEntry {
 		switch {
 		case field:
 			e.global = tokens(spec, nil, b.Name)
-		case b.Scope < 0 && (b.Type != "" || b.FromCall != ""):
+		case b.Scope < 0 && (b.Type != "" || b.FromCall != "" || strings.Contains(b.Name, ".prototype.")):
 			// A typed module variable: other files that import it read
-			// its type (moduleVar).
+			// its type (moduleVar); a method alias (X.prototype.a =
+			// X.prototype.b) is read by calls of a on X's instances.
 			e.global = tokens(spec, nil, b.Name)
 			e.local = append(e.local, localKey(b.Name, ""))
 		default:

@@ -259,6 +259,12 @@ func TestSignatureCardSites(t *testing.T) {
 		}, "app/jobs.py", "    def transcode(self, x):", "    def transcode(self, x, y):",
 			[]string{"Will break 1 of 2 call sites", "app/jobs.py:7 run", "Cannot check 1 call site", "bound by name only", "app/jobs.py:12 Runner.run_any"},
 			[]string{"Will break 2"}},
+		// immer's currentImpl: the function calls itself from a callback
+		{"recursion in a callback", map[string]string{
+			"package.json":   "{\"name\": \"w\"}\n",
+			"src/current.ts": "export function currentImpl(value: any): any {\n\tconst out: any = {}\n\tObject.keys(value).forEach((k) => {\n\t\tout[k] = currentImpl(value[k])\n\t})\n\treturn out\n}\n",
+		}, "src/current.ts", "export function currentImpl(value: any): any {", "export function currentImpl(value: any, depth: number): any {",
+			[]string{"Will break 1 of 1 call site", "src/current.ts:4 currentImpl"}, nil},
 		// immer's current(): callers see the overload signatures, so a
 		// new required parameter of the implementation breaks none of
 		// them (the third call no signature takes was broken already).

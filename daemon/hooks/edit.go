@@ -229,7 +229,17 @@ func recursiveCalls(after *graph.Graph, id string) []caller {
 	n := after.Nodes[i]
 	var lines []int
 	for _, ei := range after.In(i) {
-		if e := after.Edge(ei); e.Type == graph.Call && e.From == i && e.Confidence > graph.NameMatch {
+		e := after.Edge(ei)
+		if e.Type != graph.Call || e.Confidence <= graph.NameMatch {
+			continue
+		}
+		// a call in a callback of the function is its own too:
+		// each(value, (k, v) => currentImpl(v)) inside currentImpl
+		from := e.From
+		for from != i && from >= 0 && after.Nodes[from].Anonymous() {
+			from = after.Parent(from)
+		}
+		if from == i {
 			lines = append(lines, e.Lines...)
 		}
 	}

@@ -354,9 +354,7 @@ type extractor struct {
 	// anons are the anonymous functions (see addAnons); anonNames their
 	// final names by start, once finish has numbered them, and anonCount
 	// how many each definition (by index, -1: the module) has so far.
-	anons []anonBuild
-	// bodied holds the start bytes of the definitions with a body.
-	bodied    map[int]bool
+	anons     []anonBuild
 	anonNames map[uint32]string
 	anonCount map[int]int
 	locals    []span            // names bound as variables or parameters
@@ -963,12 +961,6 @@ func (x *extractor) finish() {
 			x.jsDoc(d)
 		}
 		defIndex[d] = len(x.f.Defs)
-		if d.hasBody {
-			if x.bodied == nil {
-				x.bodied = map[int]bool{}
-			}
-			x.bodied[int(d.start)] = true
-		}
 		x.f.Defs = append(x.f.Defs, facts.Def{
 			Name: x.in(d.name), Qual: q, Kind: d.kind, Parent: d.parent,
 			StartLine: d.startLine, EndLine: d.endLine,
@@ -977,7 +969,7 @@ func (x *extractor) finish() {
 			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
-	x.implementationsFirst(seen)
+	x.implementationsFirst(seen, defIndex)
 	x.renameAnons()
 	x.addRefs()
 	x.addInsts()
@@ -992,47 +984,65 @@ func (x *extractor) finish() {
 // `@overload def f(...): ...`) the plain qualified name, and its
 // signatures the numbered ones (f#2, f#3, ...) in source order: the id of
 // the function people change and call does not depend on how many
-// overloads it has. seen counts the definitions of each qualified name.
-func (x *extractor) implementationsFirst(seen map[string]int) {
-	var groups map[string][]int
-	for i := range x.f.Defs {
-		d := &x.f.Defs[i]
-		base, _, dup := strings.Cut(d.Qual, "#")
-		if seen[base] < 2 {
-			continue
+// overloads it has. seen counts the definitions of each qualified name;
+// defIndex places each definition in x.f.Defs.
+func (x *extractor) implementationsFirst(seen map[string]int, defIndex map[*defBuild]int) {
+	dups := false
+	for _, n := range seen {
+		if n > 1 {
+			dups = true
+			break
 		}
-		if groups == nil {
-			groups = map[string][]int{}
+	}
+	if !dups {
+		return
+	}
+	groups := map[string][]*defBuild{} // x.order is in source order
+	for _, d := range x.order {
+		if i, ok := defIndex[d]; ok {
+			if base := dupBase(x.f.Defs[i].Qual); seen[base] > 1 {
+				groups[base] = append(groups[base], d)
+			}
 		}
-		if !dup {
-			base = d.Qual
-		}
-		groups[base] = append(groups[base], i)
 	}
 	for base, g := range groups {
-		first, last := &x.f.Defs[g[0]], &x.f.Defs[g[len(g)-1]]
-		if !x.isStub(first) || x.isStub(last) {
+		if !g[0].isStub() || g[len(g)-1].isStub() {
 			continue
 		}
-		last.Qual = base
-		for k, i := range g[:len(g)-1] {
-			x.f.Defs[i].Qual = fmt.Sprintf("%s#%d", base, k+2)
+		x.f.Defs[defIndex[g[len(g)-1]]].Qual = base
+		for k, d := range g[:len(g)-1] {
+			x.f.Defs[defIndex[d]].Qual = fmt.Sprintf("%s#%d", base, k+2)
 		}
 	}
 }
 
+// dupBase cuts the number finish gives a second definition of a name
+// ("f#2" is f).
+func dupBase(q string) string {
+	i := strings.LastIndexByte(q, '#')
+	if i <= 0 || i == len(q)-1 {
+		return q
+	}
+	for _, ch := range q[i+1:] {
+		if ch < '0' || ch > '9' {
+			return q
+		}
+	}
+	return q[:i]
+}
+
 // isStub reports whether d only declares a signature: no body (a
 // TypeScript overload or declaration) or a Python @overload.
-func (x *extractor) isStub(d *facts.Def) bool {
-	if d.Kind != facts.Func {
+func (d *defBuild) isStub() bool {
+	if d.kind != facts.Func {
 		return false
 	}
-	for _, dec := range d.Decorators {
+	for _, dec := range d.decorators {
 		if dec == "overload" || strings.HasSuffix(dec, ".overload") {
 			return true
 		}
 	}
-	return !x.bodied[d.StartByte]
+	return !d.hasBody
 }
 
 // addReturn records what a body (by its start) returns, from a return

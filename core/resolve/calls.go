@@ -414,11 +414,12 @@ func (c *callCtx) nameMatch(name string) (defRef, graph.Confidence) {
 		return defRef{}, 0
 	}
 	last := code[len(code)-1]
-	for _, m := range code {
-		// TypeScript overload signatures and their implementation are
-		// one method (a Python property's getter and setter are not).
-		if m.fi != last.fi || m.def().Parent != last.def().Parent || family(m.fi.f.Lang) != "js" {
-			if len(code) > 1 {
+	if len(code) > 1 {
+		for _, m := range code {
+			// TypeScript overload signatures and their implementation
+			// are one method (a Python property's getter and setter
+			// are not).
+			if m.fi != last.fi || m.def().Parent != last.def().Parent || family(m.fi.f.Lang) != "js" {
 				return defRef{}, 0
 			}
 		}
@@ -1082,7 +1083,7 @@ func (c *callCtx) atom(scope int, name string, depth int) typ {
 // assigned a constructed value or a call's result), following re-exports
 // like inModule.
 func (c *callCtx) moduleVar(files []*fileInfo, name string, depth int) typ {
-	if depth > maxDepth || len(files) != 1 && (len(files) == 0 || files[0].pkgKey() != "") {
+	if depth > maxDepth || len(files) == 0 || len(files) > 1 && files[0].pkgKey() != "" {
 		return typ{}
 	}
 	for _, f := range files {
@@ -1535,22 +1536,34 @@ func (c *callCtx) elementOf(scope int, expr string, depth int) (typ, bool) {
 	if base == "" || strings.ContainsAny(base, "()[]{} \"'+*?!") {
 		return typ{}, false
 	}
-	var t typ
-	if field, ok := cutSelf(c.fi, base); ok {
-		if strings.Contains(field, ".") {
-			return typ{}, true
-		}
-		if cls, ok := c.enclosingClass(scope); ok {
-			t = c.fieldType(cls, field+"[]", depth+1)
-		}
-	} else if !strings.Contains(base, ".") {
-		t, _ = c.localVar(scope, base+"[]", depth+1)
-	}
+	t := c.elemType(scope, base, depth)
 	if !t.cls.valid() {
-		return typ{}, true
+		// not a container of known elements: stack.pop() may be a
+		// method of the workspace, typed the usual way
+		return typ{}, false
 	}
 	t.instance = true
 	return t, true
+}
+
+// elemType is the declared type of the elements of container base (a
+// local name or a field of this/self): `xs: T[]`, `/** @type {T[]} */
+// this.xs`, `self.xs: list[T]`.
+func (c *callCtx) elemType(scope int, base string, depth int) typ {
+	if field, ok := cutSelf(c.fi, base); ok {
+		if strings.Contains(field, ".") {
+			return typ{}
+		}
+		if cls, ok := c.enclosingClass(scope); ok {
+			return c.fieldType(cls, field+"[]", depth+1)
+		}
+		return typ{}
+	}
+	if strings.Contains(base, ".") {
+		return typ{}
+	}
+	t, _ := c.localVar(scope, base+"[]", depth+1)
+	return t
 }
 
 // resultItem types `f()[i]`, the ith item of what function f returns when

@@ -344,24 +344,18 @@ func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 	callee, arg := facts.CallbackCallee(recv)
 	if k := strings.LastIndexByte(callee, '.'); k > 0 {
 		base, method := callee[:k], callee[k+1:]
-		if at, ok := iterators[method]; ok && !strings.ContainsAny(base, ".()[]") {
-			if at != pos {
+		if at, ok := iterators[method]; ok {
+			switch {
+			case at != pos:
 				return nil
-			}
-			return c.valuesOf(d.Parent, base+"[]", depth)
-		}
-		if field, ok := strings.CutPrefix(base, "this."); ok && !strings.ContainsAny(field, ".()[]") {
-			// this.options.find((option) => ...): what the field's
-			// array holds (/** @type {Option[]} */ this.options = [])
-			if at, ok := iterators[method]; ok {
-				if at != pos {
-					return nil
-				}
-				if cls, ok := c.enclosingClass(d.Parent); ok {
-					if t := c.fieldType(cls, field+"[]", depth+1); t.cls.valid() {
-						t.instance = true
-						return []typ{t}
-					}
+			case !strings.ContainsAny(base, ".()[]"):
+				return c.valuesOf(d.Parent, base+"[]", depth)
+			case strings.HasPrefix(base, "this."):
+				// this.options.find((option) => ...): what the field's
+				// array holds (/** @type {Option[]} */ this.options = [])
+				if t := c.elemType(d.Parent, base, depth); t.cls.valid() {
+					t.instance = true
+					return []typ{t}
 				}
 				return nil
 			}
@@ -407,10 +401,15 @@ func (c *callCtx) declaredCallbackParam(scope int, callee string, arg, pos, dept
 		return typ{}
 	}
 	d := ref.def()
-	// the definition and its overloads, the implementation first
+	// the definition and its overload signatures (its siblings of the
+	// same name), the implementation first
+	siblings := ref.fi.top[d.Name]
+	if d.Parent >= 0 {
+		siblings = ref.fi.children[d.Parent]
+	}
 	cands := []int{ref.idx}
-	for k := range ref.fi.f.Defs {
-		if o := &ref.fi.f.Defs[k]; k != ref.idx && o.Name == d.Name && o.Parent == d.Parent && o.Owner == d.Owner {
+	for _, k := range siblings {
+		if o := &ref.fi.f.Defs[k]; k != ref.idx && o.Name == d.Name && o.Owner == d.Owner {
 			cands = append(cands, k)
 		}
 	}
@@ -436,16 +435,8 @@ const thisParam = -2
 // parameter of the function type does not count, and pos thisParam asks
 // for it. "" when not declared.
 func callbackParamType(sig string, arg, pos int) string {
-	var fnType string
-	eachParam(sig, func(i int, item string) bool {
-		if i == arg {
-			fnType = paramType(item)
-			return false
-		}
-		return true
-	})
-	fnType = strings.TrimSpace(fnType)
-	if fnType == "" || strings.Index(fnType, "=>") < 0 {
+	fnType := strings.TrimSpace(paramType(paramText(sig, arg)))
+	if !strings.Contains(fnType, "=>") {
 		return ""
 	}
 	if fnType[0] == '<' {

@@ -70,26 +70,34 @@ func checkSites(r *siteReader, before, after *graph.Node, callers []caller, over
 	if !oldSig.OK || !newSig.OK || r == nil {
 		return nil, false
 	}
-	if len(overloads) > 0 && !compat.Compatible(oldSig, newSig) {
-		return checkOverloads(r, after, callers, overloads, oldOverloads)
+	if compat.Compatible(oldSig, newSig) {
+		// Only optional parameters were added: no call that worked
+		// breaks, whatever it looks like.
+		for _, c := range callers {
+			for _, line := range c.Lines {
+				out = append(out, siteVerdict{c: c, line: line, verdict: compat.Fine})
+			}
+		}
+		return out, true
+	}
+	judge := func(call compat.Call) (compat.Verdict, string) {
+		return compat.Check(oldSig, newSig, call, label(after))
+	}
+	if len(overloads) > 0 {
+		if judge = overloadJudge(after, overloads, oldOverloads); judge == nil {
+			return nil, false
+		}
 	}
 	name := after.Name
 	class := parentQual(after.Qual)
 	if i := lastDot(class); i >= 0 {
 		class = class[i+1:]
 	}
-	compatible := compat.Compatible(oldSig, newSig)
 	ctor := name == "__init__" || name == "constructor"
 	selfFirst := len(newSig.Params) > 0 && (newSig.Params[0].Name == "self" || newSig.Params[0].Name == "cls")
 	for _, c := range callers {
 		for _, line := range c.Lines {
 			v := siteVerdict{c: c, line: line, verdict: compat.Unknown, why: "the call could not be found at that line"}
-			if compatible {
-				// Only optional parameters were added: no call that
-				// worked breaks, whatever it looks like.
-				out = append(out, siteVerdict{c: c, line: line, verdict: compat.Fine})
-				continue
-			}
 			for _, a := range r.calls(c.Path, c.Lang, line) {
 				if a.Name != name && !(ctor && a.Name == class) && !(ctor && a.Name == "super") {
 					continue
@@ -103,7 +111,7 @@ func checkSites(r *siteReader, before, after *graph.Node, callers []caller, over
 						call.Bound = true // obj.m(...), self.m(...), super().m(...)
 					}
 				}
-				verdict, why := compat.Check(oldSig, newSig, call, label(after))
+				verdict, why := judge(call)
 				if verdict == compat.Breaks && c.Guess && after.Lang != "go" {
 					// Bound by name only: the call may be to another
 					// function of that name, which this change leaves
@@ -193,11 +201,11 @@ func overloadSigs(g *graph.Graph, id string) []string {
 	return out
 }
 
-// checkOverloads checks call sites of an implementation with overload
-// signatures: its callers see the signatures, not its own parameter
-// list, so a call fits when one of the signatures takes it, and one that
-// none took before the edit either was broken already.
-func checkOverloads(r *siteReader, after *graph.Node, callers []caller, overloads, oldOverloads []string) (out []siteVerdict, ok bool) {
+// overloadJudge checks a call of an implementation with overload
+// signatures: its callers see the signatures, not its own parameter list,
+// so a call fits when one of them takes it, and one that none took before
+// the edit either was broken already. nil when no signature can be read.
+func overloadJudge(after *graph.Node, overloads, oldOverloads []string) func(compat.Call) (compat.Verdict, string) {
 	parse := func(list []string) []compat.Sig {
 		var sigs []compat.Sig
 		for _, o := range list {
@@ -209,7 +217,7 @@ func checkOverloads(r *siteReader, after *graph.Node, callers []caller, overload
 	}
 	sigs, old := parse(overloads), parse(oldOverloads)
 	if len(sigs) == 0 {
-		return nil, false
+		return nil
 	}
 	best := func(sigs []compat.Sig, call compat.Call) (compat.Verdict, string) {
 		verdict, why := compat.Breaks, ""
@@ -221,31 +229,19 @@ func checkOverloads(r *siteReader, after *graph.Node, callers []caller, overload
 		}
 		return verdict, why
 	}
-	for _, c := range callers {
-		for _, line := range c.Lines {
-			v := siteVerdict{c: c, line: line, verdict: compat.Unknown, why: "the call could not be found at that line"}
-			for _, a := range r.calls(c.Path, c.Lang, line) {
-				if a.Name != after.Name {
-					continue
-				}
-				call := compat.Call{Positional: a.Positional, Keywords: a.Keywords, Spread: a.Spread, KwSpread: a.KwSpread, Results: a.Results}
-				verdict, why := best(sigs, call)
-				if verdict == compat.Breaks && len(old) > 0 {
-					if was, _ := best(old, call); was == compat.Breaks {
-						verdict = compat.Fine // no signature took it before the edit either
-					}
-				}
-				if verdict == compat.Breaks {
-					why = fmt.Sprintf("no overload signature of %s takes it (%d signatures; %s)", label(after), len(sigs), why)
-				} else if verdict == compat.Fine {
-					why = "callers see its overload signatures, which take it"
-				}
-				if v.why == "the call could not be found at that line" || verdict > v.verdict {
-					v.verdict, v.why = verdict, why
-				}
+	return func(call compat.Call) (compat.Verdict, string) {
+		verdict, why := best(sigs, call)
+		if verdict == compat.Breaks && len(old) > 0 {
+			if was, _ := best(old, call); was == compat.Breaks {
+				return compat.Fine, "no overload signature took it before the edit either"
 			}
-			out = append(out, v)
 		}
+		switch verdict {
+		case compat.Breaks:
+			why = fmt.Sprintf("no overload signature of %s takes it (%d signatures; %s)", label(after), len(sigs), why)
+		case compat.Fine:
+			why = "callers see its overload signatures, which take it"
+		}
+		return verdict, why
 	}
-	return out, true
 }

@@ -131,15 +131,16 @@
   right: (conditional_expression [(identifier) (attribute) (lambda)] @cc.bind.value .))
 
 ; containers: what a dict, list, tuple or set holds is bound as name[]
+; (under their keys too: a literal index or key, CODEC[0], table["a"])
 (assignment
-  left: (identifier) @cc.bind.elems
-  right: (dictionary (pair value: [(identifier) (attribute) (lambda)] @cc.bind.value)))
+  left: [(identifier) (attribute)] @cc.bind.elems
+  right: (dictionary (pair key: (_) @cc.bind.key value: [(identifier) (attribute) (lambda)] @cc.bind.value)))
 (assignment
-  left: (identifier) @cc.bind.elems
-  right: (list [(identifier) (attribute) (lambda)] @cc.bind.value))
+  left: [(identifier) (attribute)] @cc.bind.elems
+  right: (list [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.seq)
 (assignment
-  left: (identifier) @cc.bind.elems
-  right: (tuple [(identifier) (attribute) (lambda)] @cc.bind.value))
+  left: [(identifier) (attribute)] @cc.bind.elems
+  right: (tuple [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.seq)
 (assignment
   left: (identifier) @cc.bind.elems
   right: (set [(identifier) (attribute) (lambda)] @cc.bind.value))
@@ -151,14 +152,28 @@
      arguments: (argument_list (keyword_argument value: [(identifier) (attribute) (lambda)] @cc.bind.value))))
  (#eq? @_dict "dict"))
 
-; filled later: table[k] = f, hooks.append(f)
+; filled later: table[k] = f, hooks.append(f), self._callbacks.append(fn),
+; steps.insert(0, f), steps += [f, g], steps.extend([f, g])
 (assignment
-  left: (subscript value: (identifier) @cc.bind.elems)
+  left: (subscript value: [(identifier) (attribute)] @cc.bind.elems subscript: (_) @cc.bind.key)
   right: [(identifier) (attribute) (lambda)] @cc.bind.value)
 ((call
-   function: (attribute object: (identifier) @cc.bind.elems attribute: (identifier) @_add)
+   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
    arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
- (#match? @_add "^(append|add)$"))
+ (#match? @_add "^(append|add|appendleft|put|put_nowait)$"))
+((call
+   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
+   arguments: (argument_list . (_) . [(identifier) (attribute) (lambda)] @cc.bind.value))
+ (#match? @_add "^(insert|setdefault)$"))
+((call
+   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
+   arguments: (argument_list . [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
+                                (tuple [(identifier) (attribute) (lambda)] @cc.bind.value)]))
+ (#match? @_add "^(extend|extendleft)$"))
+(augmented_assignment
+  left: [(identifier) (attribute)] @cc.bind.elems
+  right: [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
+          (tuple [(identifier) (attribute) (lambda)] @cc.bind.value)])
 
 ; what a generator yields: the elements of what a call of it returns
 (expression_statement (yield [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.yield)
@@ -232,11 +247,11 @@
 ; or keyword; a decorator gets the function it decorates
 (call
   function: (_) @cc.arg.callee
-  arguments: (argument_list [(identifier) (attribute) (lambda)] @cc.arg.value) @cc.arg.list)
+  arguments: (argument_list [(identifier) (attribute) (lambda) (call function: (identifier))] @cc.arg.value) @cc.arg.list)
 (call
   function: (_) @cc.arg.callee
   arguments: (argument_list
-    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute) (lambda)] @cc.arg.value)))
+    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute) (lambda) (call function: (identifier))] @cc.arg.value)))
 (decorated_definition
   (decorator [(identifier) (attribute)] @cc.arg.callee)
   definition: [(function_definition name: (identifier) @cc.arg.value)

@@ -203,3 +203,26 @@ type Binding struct {
 	Scope int
 	Line  int
 }
+
+// ElemKey normalises a literal key of a container's element, as written
+// in a subscript or a dict literal: an integer stays as it is, a string
+// literal becomes its text in double quotes (`'a'` and `"a"` are `"a"`).
+// false when the key is no such literal (a name, an expression, an
+// f-string, a string with escapes).
+func ElemKey(k string) (string, bool) {
+	k = strings.TrimSpace(k)
+	if k == "" {
+		return "", false
+	}
+	if n, err := strconv.Atoi(k); err == nil && n >= 0 {
+		return strconv.Itoa(n), true
+	}
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		body := k[1 : len(k)-1]
+		if strings.ContainsAny(body, "\\\"'{}") {
+			return "", false
+		}
+		return `"` + body + `"`, true
+	}
+	return "", false
+}

@@ -15,7 +15,7 @@ import "strings"
 // 9: const { a } = this binds a to this.a.
 // 10: T<A>[] says what an array holds.
 // 11: Python tuple unpacking of a call result; tuple returns.
-const extractorVersion = 11
+const extractorVersion = 12
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

@@ -404,7 +404,7 @@ type matchCaps struct {
 	argFactory                                     bool
 	anon                                           *cnode
 	elems, iter, yield, from, unpack               bool
-	pattern                                        *cnode
+	pattern, key, seq                              *cnode
 	// protocol is a value whose special methods (protocolNames) the
 	// statement runs.
 	protocol      *cnode
@@ -520,6 +520,10 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindValue, c.unpack = n, true
 		case roleBindPattern:
 			c.pattern = n
+		case roleBindKey:
+			c.key = n
+		case roleBindSeq:
+			c.seq = n
 		case roleArgCallee:
 			c.argCallee = n
 		case roleArgFactory:
@@ -577,7 +581,7 @@ func (x *extractor) add(c *matchCaps) {
 		x.addProtocol(c)
 	}
 	if c.argCallee != nil && c.argValue != nil {
-		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) {
+		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) && x.src[c.argValue.end-1] != ')' {
 			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
 		}
 		a := argCand{callee: *c.argCallee, value: *c.argValue, factory: c.argFactory}
@@ -876,6 +880,29 @@ func (x *extractor) addBinding(c *matchCaps) {
 	}
 	b.Name, b.Type, b.FromCall, b.FromExpr = x.in(b.Name), x.in(b.Type), x.in(b.FromCall), x.in(b.FromExpr)
 	x.binds = append(x.binds, bindBuild{Binding: b, pos: c.bindName.start, field: c.field})
+	if c.elems && b.FromExpr != "" {
+		if k, ok := x.elemKey(c); ok {
+			// the element under its key too: CODEC = (encode, decode)
+			// binds CODEC[0] and CODEC[1]; table["a"] = f binds
+			// table["a"] (see facts.ElemKey)
+			kb := b
+			kb.Name = x.in(strings.TrimSuffix(b.Name, "[]") + "[" + k + "]")
+			x.binds = append(x.binds, bindBuild{Binding: kb, pos: c.bindName.start, field: c.field})
+		}
+	}
+}
+
+// elemKey is the key of a container's element bound by c: its index in
+// the list or tuple literal, or its key (a subscript or a dict key) when
+// that is a string or integer literal, normalised by facts.ElemKey.
+func (x *extractor) elemKey(c *matchCaps) (string, bool) {
+	switch {
+	case c.seq != nil && c.bindValue != nil && c.bindValue.start > c.seq.start:
+		return strconv.Itoa(argIndex(x.src[c.seq.start:c.bindValue.start])), true
+	case c.key != nil:
+		return facts.ElemKey(x.text(c.key))
+	}
+	return "", false
 }
 
 // finish orders definitions, links parents, qualifies names and attributes

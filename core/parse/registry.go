@@ -70,6 +70,8 @@ const (
 	roleBindFrom      // a binding's value whose member of the binding's name it takes (const { a } = this)
 	roleBindUnpack    // a call whose result a tuple assignment unpacks (a, b = f())
 	roleBindPattern   // that assignment's target list
+	roleBindKey       // an element's key: a subscript or a dict key (table["a"] = f, {"a": f})
+	roleBindSeq       // the list or tuple literal an element stands in, for its index ((f, g))
 	roleArgCallee     // the callee of a call passing a function value
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
@@ -102,6 +104,8 @@ var roleNames = map[string]role{
 	"cc.bind.from":        roleBindFrom,
 	"cc.bind.unpack":      roleBindUnpack,
 	"cc.bind.pattern":     roleBindPattern,
+	"cc.bind.key":         roleBindKey,
+	"cc.bind.seq":         roleBindSeq,
 	"cc.arg.callee":       roleArgCallee,
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,

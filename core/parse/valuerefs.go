@@ -226,12 +226,12 @@ func (x *extractor) addArgFlows() {
 		// it may be a function or a class.
 		keep := x.binds[:0]
 		for _, b := range x.binds {
-			if strings.HasSuffix(b.Name, "[]") && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
+			if strings.HasSuffix(b.Name, "]") && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
 				last := b.FromExpr
 				if i := strings.LastIndexByte(last, '.'); i >= 0 {
 					last = last[i+1:]
 				}
-				if !names[last] {
+				if !names[last] && (last != b.FromExpr || !x.paramOf(b.pos, last)) {
 					continue
 				}
 			}
@@ -243,7 +243,13 @@ func (x *extractor) addArgFlows() {
 	for _, a := range x.argCands {
 		value := x.valueText(&a.value)
 		last := value
-		if i := strings.LastIndexByte(value, '.'); i >= 0 {
+		if i := strings.IndexByte(value, '('); i > 0 && strings.HasSuffix(value, ")") {
+			// process(req, build_pipeline()): what the call returns
+			last = value[:i]
+			if strings.ContainsAny(last, ".()[]{} \"'") {
+				continue
+			}
+		} else if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
 		}
 		if !names[last] || len(value) > 120 {
@@ -316,4 +322,37 @@ func argIndex(head []byte) int {
 		}
 	}
 	return n
+}
+
+// paramOf reports whether name is a parameter of the innermost function
+// holding pos (`def add_done_callback(self, fn): self._callbacks.append(fn)`:
+// the container holds what the function's callers pass).
+func (x *extractor) paramOf(pos uint32, name string) bool {
+	in := -1
+	for i := range x.f.Defs {
+		d := &x.f.Defs[i]
+		if uint32(d.StartByte) > pos {
+			break
+		}
+		if d.Kind == facts.Func && pos < uint32(d.EndByte) {
+			in = i // defs are in source order: the last holding pos is the innermost
+		}
+	}
+	if in < 0 {
+		return false
+	}
+	sig := x.f.Defs[in].Signature
+	open := strings.IndexByte(sig, '(')
+	if open < 0 {
+		return false
+	}
+	for _, item := range strings.Split(sig[open+1:], ",") {
+		if k := strings.IndexAny(item, ":=)"); k >= 0 {
+			item = item[:k]
+		}
+		if strings.TrimSpace(item) == name {
+			return true
+		}
+	}
+	return false
 }

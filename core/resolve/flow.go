@@ -43,7 +43,12 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 		vals = c.valuesOf(call.Caller, call.Name, 0)
 	case call.Name == "__call__":
 		if head, ok := elementOf(call.Recv); ok {
-			vals = c.valuesOf(call.Caller, head+"[]", 0)
+			if k, ok := facts.ElemKey(call.Recv[len(head)+1 : len(call.Recv)-1]); ok && c.keyed(head) {
+				vals = c.valuesOf(call.Caller, head+"["+k+"]", 0)
+			}
+			if len(vals) == 0 {
+				vals = c.valuesOf(call.Caller, head+"[]", 0)
+			}
 		} else if head, def, ok := lookupOf(call.Recv); ok {
 			// table.get(k, default)(x): an entry, or the default.
 			vals = c.valuesOf(call.Caller, head+"[]", 0)
@@ -75,6 +80,28 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 		}
 	}
 	return out
+}
+
+// keyed reports whether every element the file puts in container head
+// is bound under its key too (CODEC = (encode, decode); table["a"] = f):
+// then CODEC[0] holds encode only. A container filled under keys that are
+// not literals (table[name] = f) or by append is not.
+func (c *callCtx) keyed(head string) bool {
+	bs := c.fi.f.Bindings
+	elems := head + "[]"
+	n := 0
+	for i := range bs {
+		if bs[i].Name != elems {
+			continue
+		}
+		n++
+		twin := i+1 < len(bs) && bs[i+1].Line == bs[i].Line && bs[i+1].FromExpr == bs[i].FromExpr &&
+			strings.HasPrefix(bs[i+1].Name, head+"[") && bs[i+1].Name != elems
+		if !twin {
+			return false
+		}
+	}
+	return n > 0
 }
 
 // mayFlow reports cheaply whether value flow can add anything to call:
@@ -186,6 +213,11 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		*c.steps--
 	}
 	fi := c.fi
+	if field, ok := cutSelf(fi, name); ok && fi.f.Lang == "python" && !strings.Contains(strings.TrimSuffix(field, "[]"), ".") {
+		// self.steps[]: what any method of the class puts there
+		// (self.steps.append(f) in one, `for s in self.steps` in another)
+		return c.fieldValues(scope, name[:len(name)-len(field)-1], field)
+	}
 	defs := fi.f.Defs
 	for s := scope; ; s = defs[s].Parent {
 		s = skipClassBody(defs, s, scope)
@@ -207,11 +239,14 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		}
 		if s >= 0 && defs[s].Kind == facts.Func {
 			if pos, ok := paramPos(defs[s].Signature, name); ok {
-				return c.paramValues(s, pos, name, depth+1)
+				return append(c.paramValues(s, pos, name, depth+1), c.defaultValues(s, name, depth+1)...)
 			}
 			if base, ok := strings.CutSuffix(name, "[]"); ok {
 				if pos, kind := starParam(defs[s].Signature, base); kind != 0 {
 					return c.starValues(s, pos, kind, depth+1)
+				}
+				if pos, ok := paramPos(defs[s].Signature, base); ok && fi.f.Lang == "python" {
+					return c.paramElems(s, pos, base, depth+1)
 				}
 			}
 		}
@@ -242,6 +277,10 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 		// for f in sorted(hooks, key=...): the elements of hooks.
 		return c.valuesOf(b.Scope, inner+"[]", depth)
 	}
+	if e, ok := cutSelf(c.fi, b.FromExpr); ok && c.fi.f.Lang == "python" && strings.HasSuffix(e, "[]") && !strings.ContainsAny(e[:len(e)-2], ".()[]") {
+		// for cb in self._callbacks: what the methods put there
+		return c.valuesOf(b.Scope, b.FromExpr, depth)
+	}
 	if e := b.FromExpr; e != "" && !strings.ContainsAny(e, ".()") {
 		if vs := c.valuesOf(b.Scope, e, depth); len(vs) > 0 {
 			return vs
@@ -259,16 +298,62 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 	return nil
 }
 
-// paramValues is what parameter name, at position pos of function fn,
-// may hold: the values the calls of fn in this file pass for it, by
-// position or by keyword (a method's calls through an instance pass
-// self implicitly).
-func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
+// defaultValues is what parameter name of function fn holds when a call
+// leaves it out: the function or class its default names
+// (`def copytree(files, copy_function=copy2)`, `(cb = noop) => ...`),
+// looked up where the definition stands.
+func (c *callCtx) defaultValues(fn int, name string, depth int) []typ {
+	d := &c.fi.f.Defs[fn]
+	var def string
+	eachParam(d.Signature, func(_ int, item string) bool {
+		if paramName(item) != name {
+			return true
+		}
+		def = paramDefault(item)
+		return false
+	})
+	if def == "" || strings.ContainsAny(def, "()[]{} \"'`+-*/%<>=!&|?:,") || def == "None" || def == "null" || def == "undefined" {
+		return nil
+	}
+	if vs := c.valuesOf(d.Parent, def, depth); len(vs) > 0 {
+		return vs
+	}
+	if t := c.typeOf(d.Parent, def, depth); t.fn.valid() || t.cls.valid() && !t.instance {
+		return []typ{t}
+	}
+	return nil
+}
+
+// paramDefault is the default value's text of one parameter's text
+// (`key=f`, `key: T = f`, `key = f`), "" when it has none.
+func paramDefault(item string) string {
+	depth := 0
+	for i := 0; i < len(item); i++ {
+		switch item[i] {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case '=':
+			next := byte(0)
+			if i+1 < len(item) {
+				next = item[i+1]
+			}
+			if depth == 0 && next != '>' && next != '=' && (i == 0 || !strings.ContainsRune("=!<>", rune(item[i-1]))) {
+				return strings.TrimSpace(item[i+1:])
+			}
+		}
+	}
+	return ""
+}
+
+// argKeys are the argument bindings (see facts.Binding and the
+// extractor's addArgFlows) that pass parameter name, at position pos of
+// function fn: by position or keyword, through an instance (a method's
+// self is implicit), as a decorator factory's result, to a constructor.
+func (c *callCtx) argKeys(fn, pos int, name string) []string {
 	fi := c.fi
 	d := &fi.f.Defs[fn]
-	if d.Anonymous() && family(fi.f.Lang) == "js" {
-		return c.elementParam(fn, pos, depth)
-	}
 	// A Python method's calls through an instance pass self implicitly.
 	method := fi.f.Lang == "python" && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class
 	var keys []string
@@ -298,8 +383,20 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 	if d.Name == "constructor" && pos >= 0 && d.Parent >= 0 && fi.f.Defs[d.Parent].Kind == facts.Class {
 		keys = append(keys, fi.f.Defs[d.Parent].Name+"()#"+strconv.Itoa(pos)) // new C(f)
 	}
+	return keys
+}
+
+// paramValues is what parameter name, at position pos of function fn,
+// may hold: the values the calls of fn in this file pass for it, by
+// position or by keyword (a method's calls through an instance pass
+// self implicitly).
+func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
+	fi := c.fi
+	if d := &fi.f.Defs[fn]; d.Anonymous() && family(fi.f.Lang) == "js" {
+		return c.elementParam(fn, pos, depth)
+	}
 	var out []typ
-	for _, k := range keys {
+	for _, k := range c.argKeys(fn, pos, name) {
 		for _, bi := range fi.argFlows[k] {
 			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth)...)
 			if len(out) >= maxFlow {
@@ -308,6 +405,56 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 		}
 	}
 	return out
+}
+
+// paramElems is what the elements of parameter name (at position pos of
+// function fn) may hold: the elements of the containers the calls of fn
+// in this file pass for it, named (`process(req, steps)`) or returned by
+// a function of the file (`process(req, build_pipeline())`).
+func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
+	fi := c.fi
+	var out []typ
+	for _, k := range c.argKeys(fn, pos, name) {
+		for _, bi := range fi.argFlows[k] {
+			b := &fi.f.Bindings[bi]
+			out = append(out, c.exprElems(b.Scope, b.FromExpr, depth)...)
+			if len(out) >= maxFlow {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// exprElems is what the elements of expression e (seen from scope) may
+// hold: a container's name, self's field, or the call of a function of
+// this file that returns one.
+func (c *callCtx) exprElems(scope int, e string, depth int) []typ {
+	if depth > maxDepth || e == "" {
+		return nil
+	}
+	if i := strings.IndexByte(e, '('); i > 0 && closing(e, i) == len(e)-1 {
+		head := e[:i]
+		if strings.ContainsAny(head, ".()[]{} \"'") {
+			return nil
+		}
+		fn, _ := c.lookupName(c.fi, scope, head, false, depth+1)
+		if !fn.isFunc() || fn.fi != c.fi {
+			return nil
+		}
+		ret, ok := strings.CutPrefix(fn.def().Result, "=")
+		if !ok {
+			return nil
+		}
+		return c.exprElems(fn.idx, ret, depth+1)
+	}
+	if strings.ContainsAny(e, "()[]{} \"'") {
+		return nil
+	}
+	if _, ok := cutSelf(c.fi, e); !ok && strings.Contains(e, ".") {
+		return nil
+	}
+	return c.valuesOf(scope, e+"[]", depth+1)
 }
 
 // iterators are the array methods that call their callback with each

@@ -202,6 +202,10 @@ type Binding struct {
 	// module level. A binding scoped to a class is a field.
 	Scope int
 	Line  int
+	// Straight marks a binding made by a statement of its scope's body
+	// itself, under no branch or loop (Python): the code after it in
+	// that scope sees this value, not the ones bound before.
+	Straight bool
 }
 
 // ElemKey normalises a literal key of a container's element, as written

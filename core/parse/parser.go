@@ -356,6 +356,9 @@ type extractor struct {
 	// how many each definition (by index, -1: the module) has so far.
 	anons     []anonBuild
 	anonNames map[uint32]string
+	// straight holds the start bytes of names bound under no branch or
+	// loop of their scope (facts.Binding.Straight).
+	straight map[uint32]bool
 	anonCount map[int]int
 	locals    []span            // names bound as variables or parameters
 	defNames  map[uint32]bool   // where definitions' names start
@@ -448,6 +451,11 @@ func (x *extractor) match(pattern int, caps []capture) {
 			if n.end-n.start <= 120 {
 				x.instCands = append(x.instCands, *n)
 			}
+		case roleBindStraight:
+			if x.straight == nil {
+				x.straight = map[uint32]bool{}
+			}
+			x.straight[n.start] = true
 		case roleLocalName:
 			if n.end-n.start <= 64 {
 				x.locals = append(x.locals, span{n.start, n.end})
@@ -1211,6 +1219,7 @@ func (x *extractor) attribute() {
 	x.f.Bindings = make([]facts.Binding, len(x.binds))
 	encl(pos, func(i, d int) {
 		x.f.Bindings[i] = x.binds[i].Binding
+		x.f.Bindings[i].Straight = x.straight[x.binds[i].pos]
 		if x.binds[i].field {
 			// A constructor parameter property belongs to the class.
 			for d >= 0 && defs[d].Kind != facts.Class {

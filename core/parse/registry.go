@@ -72,6 +72,7 @@ const (
 	roleBindPattern   // that assignment's target list
 	roleBindKey       // an element's key: a subscript or a dict key (table["a"] = f, {"a": f})
 	roleBindSeq       // the list or tuple literal an element stands in, for its index ((f, g))
+	roleBindStraight  // a name bound by a statement of its scope's body itself, under no branch or loop
 	roleArgCallee     // the callee of a call passing a function value
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
@@ -106,6 +107,7 @@ var roleNames = map[string]role{
 	"cc.bind.pattern":     roleBindPattern,
 	"cc.bind.key":         roleBindKey,
 	"cc.bind.seq":         roleBindSeq,
+	"cc.bind.straight":    roleBindStraight,
 	"cc.arg.callee":       roleArgCallee,
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,

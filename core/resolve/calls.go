@@ -31,6 +31,49 @@ type callCtx struct {
 	// callee they are handed to as written (see elementParam), made on
 	// first use per file.
 	handed map[*fileInfo]map[anonAt]string
+	// use is where the names being looked up are read: the call being
+	// resolved, or the binding whose value is being typed. Seen from
+	// there, a straight-line binding replaces those before it (see live).
+	use readAt
+}
+
+// readAt is a place names are read: a line of a scope of a file (line
+// 0: not known).
+type readAt struct {
+	fi          *fileInfo
+	scope, line int
+}
+
+// readAt sets where names are read until the returned func restores
+// the place before.
+func (c *callCtx) readAt(scope, line int) func() {
+	old := c.use
+	c.use = readAt{c.fi, scope, line}
+	return func() { c.use = old }
+}
+
+// live says which bindings of name in scope s of the current file can
+// reach where it is read (c.use, in the same scope): none above the last
+// straight-line binding before the read (from: `encode, decode = decode,
+// encode` swaps them for the calls below), and no straight-line one at
+// or after it (to: only a loop takes a value back up, and a
+// straight-line binding is in none). 0, 0 when anything may.
+func (c *callCtx) live(s int, name string) (from, to int) {
+	if c.use.line == 0 || c.use.fi != c.fi || c.use.scope != s {
+		return 0, 0
+	}
+	for _, bi := range c.fi.scopes[s] {
+		if b := &c.fi.f.Bindings[bi]; b.Straight && b.Name == name && b.Line < c.use.line && b.Line > from {
+			from = b.Line
+		}
+	}
+	return from, c.use.line - 1
+}
+
+// dead reports whether binding b, of the current file, cannot reach the
+// read live computed from and to for.
+func dead(b *facts.Binding, from, to int) bool {
+	return b.Line < from || to > 0 && b.Line > to && b.Straight
 }
 
 // anonAt names an anonymous function by its name and parent.
@@ -94,6 +137,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	if strings.HasPrefix(call.Recv, facts.CallbackRecv) {
 		ref, conf, _ := c.resolveCallback(call)
 		return ref, conf
+	}
+	if c.fi.f.Lang == "python" {
+		defer c.readAt(call.Caller, call.Line)()
 	}
 	spec := c.fi.lang
 	name := call.Name
@@ -1246,9 +1292,10 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 		s = skipClassBody(defs, s, scope)
 		var external typ
 		hasExternal := false
+		from, to := c.live(s, name)
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
-			if b.Name == name {
+			if b.Name == name && !dead(b, from, to) {
 				t := c.bindingType(b, depth+1)
 				if t.known() {
 					// A declared or constructed value is an instance; one
@@ -1294,6 +1341,9 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 	if depth > maxDepth {
 		return typ{}
+	}
+	if c.use.line != 0 {
+		defer c.readAt(b.Scope, b.Line)() // its value is read there
 	}
 	if b.Type != "" {
 		t := c.typeName(c.fi, b.Scope, b.Type, depth+1)

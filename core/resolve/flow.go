@@ -35,6 +35,9 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 	steps := flowSteps
 	c.steps = &steps
 	defer func() { c.steps = nil }()
+	if c.fi.f.Lang == "python" {
+		defer c.readAt(call.Caller, call.Line)()
+	}
 	var vals []typ
 	switch {
 	case c.fi.lang.isSelf(call.Recv):
@@ -223,9 +226,10 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		s = skipClassBody(defs, s, scope)
 		var out []typ
 		found := false
+		from, to := c.live(s, name)
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
-			if b.Name != name {
+			if b.Name != name || dead(b, from, to) {
 				continue
 			}
 			found = true
@@ -282,7 +286,11 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 		return c.valuesOf(b.Scope, b.FromExpr, depth)
 	}
 	if e := b.FromExpr; e != "" && !strings.ContainsAny(e, ".()") {
-		if vs := c.valuesOf(b.Scope, e, depth); len(vs) > 0 {
+		// the name's value where it is read: the binding's own line
+		restore := c.readAt(b.Scope, b.Line)
+		vs := c.valuesOf(b.Scope, e, depth)
+		restore()
+		if len(vs) > 0 {
 			return vs
 		}
 		if strings.HasSuffix(e, "[]") {

@@ -14,7 +14,7 @@ import (
 // TestCodecCoversEveryField fails when facts grows a field this file does
 // not write.
 
-const codecVersion = 3
+const codecVersion = 4
 
 type enc struct{ b []byte }
 
@@ -97,6 +97,7 @@ func encodeRecord(buf []byte, r Record) []byte {
 		e.str(b.FromExpr)
 		e.int(int64(b.Scope))
 		e.int(int64(b.Line))
+		e.bool(b.Straight)
 	}
 	e.uint(uint64(len(f.Refs)))
 	for i := range f.Refs {
@@ -241,6 +242,7 @@ func decodeRecord(b []byte) (Record, error) {
 			x := &f.Bindings[i]
 			x.Name, x.Type, x.FromCall, x.FromExpr = d.str(), d.str(), d.str(), d.str()
 			x.Scope, x.Line = int(d.int()), int(d.int())
+			x.Straight = d.bool()
 		}
 	}
 	if n := d.count(); n > 0 {

@@ -358,7 +358,7 @@ type extractor struct {
 	anonNames map[uint32]string
 	// straight holds the start bytes of names bound under no branch or
 	// loop of their scope (facts.Binding.Straight).
-	straight map[uint32]bool
+	straight  map[uint32]bool
 	anonCount map[int]int
 	locals    []span            // names bound as variables or parameters
 	defNames  map[uint32]bool   // where definitions' names start

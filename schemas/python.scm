@@ -175,6 +175,10 @@
   right: [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
           (tuple [(identifier) (attribute) (lambda)] @cc.bind.value)])
 
+; what a function returns, every return statement of it: a call of it
+; may be any of them (if style == "bold": return render_bold)
+(return_statement [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.return
+
 ; what a generator yields: the elements of what a call of it returns
 (expression_statement (yield [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.yield)
 

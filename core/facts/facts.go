@@ -148,6 +148,12 @@ func CallbackCallee(recv string) (callee string, arg int) {
 	return recv[:i], n
 }
 
+// ReturnName names the Bindings of a function's return statements, one
+// per statement returning a name (`return render_bold`, `return User`),
+// scoped to the function: together they are what a call of it may be.
+// No identifier is a keyword, so it names nothing else.
+const ReturnName = "return"
+
 // ObjectLiteral is a Binding's FromExpr when the value is a JavaScript
 // object literal (`this.out = { write(s) {...} }`): its methods are
 // definitions of the function the binding lives in.

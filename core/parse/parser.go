@@ -406,7 +406,7 @@ type matchCaps struct {
 	callValue, argCallee, argList, argValue, argKw *cnode
 	argFactory                                     bool
 	anon                                           *cnode
-	elems, iter, yield, from, unpack               bool
+	elems, iter, yield, from, unpack, ret          bool
 	pattern, key, seq                              *cnode
 	// protocol is a value whose special methods (protocolNames) the
 	// statement runs.
@@ -522,6 +522,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindValue, c.iter = n, true
 		case roleBindYield:
 			c.bindName, c.yield = n, true
+		case roleBindReturn:
+			c.bindName, c.ret = n, true
 		case roleBindFrom:
 			c.bindValue, c.from = n, true
 		case roleBindUnpack:
@@ -833,11 +835,14 @@ func (x *extractor) addBinding(c *matchCaps) {
 	if c.yield {
 		b.Name = "yield[]" // in the generator's scope: what a call of it holds
 	}
-	x.hasElems = x.hasElems || c.elems || c.yield
+	if c.ret {
+		b.Name = facts.ReturnName // in the function's scope: what a call of it is
+	}
+	x.hasElems = x.hasElems || c.elems || c.yield || c.ret
 	switch {
 	case c.bindType != nil:
 		raw := x.text(c.bindType)
-		if !c.elems && !c.yield && (x.f.Lang == "python" || x.f.Lang == "typescript" || x.f.Lang == "tsx") {
+		if !c.elems && !c.yield && !c.ret && (x.f.Lang == "python" || x.f.Lang == "typescript" || x.f.Lang == "tsx") {
 			// items: list[Widget] also says what its elements are:
 			// `for w in items` takes the binding items[].
 			if e := ElemType(raw); e != "" && b.Name != "" {

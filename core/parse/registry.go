@@ -67,6 +67,7 @@ const (
 	roleBindElems     // a binding's name when its value's elements are bound (x = [f, g])
 	roleBindIter      // a binding's value whose elements it takes (for x in xs)
 	roleBindYield     // a yield statement: its value is an element of the generator's result
+	roleBindReturn    // a return statement: its value is one of the function's results
 	roleBindFrom      // a binding's value whose member of the binding's name it takes (const { a } = this)
 	roleBindUnpack    // a call whose result a tuple assignment unpacks (a, b = f())
 	roleBindPattern   // that assignment's target list
@@ -102,6 +103,7 @@ var roleNames = map[string]role{
 	"cc.bind.elems":       roleBindElems,
 	"cc.bind.iter":        roleBindIter,
 	"cc.bind.yield":       roleBindYield,
+	"cc.bind.return":      roleBindReturn,
 	"cc.bind.from":        roleBindFrom,
 	"cc.bind.unpack":      roleBindUnpack,
 	"cc.bind.pattern":     roleBindPattern,

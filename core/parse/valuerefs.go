@@ -224,14 +224,27 @@ func (x *extractor) addArgFlows() {
 	if x.hasElems {
 		// What containers hold and generators yield matters only when
 		// it may be a function or a class.
+		var bound map[string]bool // names bound in the file, for the returns
+		for _, b := range x.binds {
+			if b.Name == facts.ReturnName {
+				bound = map[string]bool{}
+				for _, o := range x.binds {
+					bound[o.Name] = true
+				}
+				break
+			}
+		}
 		keep := x.binds[:0]
 		for _, b := range x.binds {
-			if strings.HasSuffix(b.Name, "]") && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
+			if (strings.HasSuffix(b.Name, "]") || b.Name == facts.ReturnName) && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
 				last := b.FromExpr
 				if i := strings.LastIndexByte(last, '.'); i >= 0 {
 					last = last[i+1:]
 				}
-				if !names[last] && (last != b.FromExpr || !x.paramOf(b.pos, last)) {
+				if !names[last] && (last != b.FromExpr || !x.paramOf(b.pos, last)) &&
+					(b.Name != facts.ReturnName || last != b.FromExpr || !bound[last]) {
+					// (a function returns a name bound in the file:
+					// handler_cls = StaticHandler ... return handler_cls)
 					continue
 				}
 			}

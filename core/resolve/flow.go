@@ -62,10 +62,18 @@ func (c *callCtx) flowTargets(call *facts.Call) []defRef {
 					vals = append(vals, t) // a function named as the default
 				}
 			}
+		} else if c.fi.f.Lang == "python" && isCallExpr(call.Recv) {
+			// select_renderer(style)(text), curry(a)(b)(c): what the
+			// called function returns
+			vals = c.callResults(call.Caller, calleeOf(call.Recv), 0)
 		}
 	case invokes(c.fi, call):
 		// fn.apply(this, args), fn.call(x): what fn holds.
 		vals = c.valuesOf(call.Caller, call.Recv, 0)
+	case c.fi.f.Lang == "python":
+		// handler = klass(path); handler.handle(), model(name).display():
+		// the methods of the instances the receiver may be
+		return c.instanceMethods(call)
 	default:
 		return nil
 	}
@@ -121,9 +129,17 @@ func (c *callCtx) mayFlow(call *facts.Call) bool {
 		if !ok {
 			head, _, ok = lookupOf(call.Recv)
 		}
+		if !ok && fi.f.Lang == "python" && isCallExpr(call.Recv) {
+			return fi.bound[facts.ReturnName]
+		}
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
 	case invokes(fi, call):
 		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
+	case fi.f.Lang == "python":
+		if isCallExpr(call.Recv) {
+			return true
+		}
+		return fi.bound[call.Recv] && !strings.ContainsAny(call.Recv, ".()[]")
 	}
 	return false
 }
@@ -260,9 +276,118 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 	}
 }
 
+// isCallExpr reports whether e is a call of a name or of another call
+// (`f(x)`, `curry(a)(b)`, not `a.f(x)` or `t[k](x)`).
+func isCallExpr(e string) bool {
+	i := strings.IndexByte(e, '(')
+	return i > 0 && strings.HasSuffix(e, ")") && !strings.ContainsAny(e[:i], ".[]{} \"'")
+}
+
+// instanceMethods is what a Python method call may run when its
+// receiver, a name or a call, holds instances of classes that flow there
+// (a class taken from a table or returned by a factory, then called):
+// each one's method of that name.
+func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
+	var vals []typ
+	if isCallExpr(call.Recv) {
+		vals = c.callResults(call.Caller, calleeOf(call.Recv), 0)
+	} else {
+		vals = c.valuesOf(call.Caller, call.Recv, 0)
+	}
+	var out []defRef
+	seen := map[defRef]bool{}
+	for _, t := range vals {
+		if !t.cls.valid() || !t.instance {
+			continue
+		}
+		m, _ := c.methodOf(t, call.Name, 0)
+		if !m.isFunc() || seen[m] {
+			continue
+		}
+		seen[m] = true
+		out = append(out, m)
+		if len(out) == maxFlow {
+			break
+		}
+	}
+	return out
+}
+
+// calleeOf is what call expression e calls: `f` of `f(g(x))`, `curry(a)`
+// of `curry(a)(b)`; "" when e does not end with a call's arguments.
+func calleeOf(e string) string {
+	if !strings.HasSuffix(e, ")") {
+		return ""
+	}
+	depth := 0
+	for i := len(e) - 1; i > 0; i-- {
+		switch e[i] {
+		case ')', ']', '}':
+			depth++
+		case '(', '[', '{':
+			if depth--; depth == 0 {
+				if e[i] != '(' {
+					return ""
+				}
+				return e[:i]
+			}
+		}
+	}
+	return ""
+}
+
+// callResults is what a call of callee (as written: a name, or a call
+// `curry(a)` whose result is called) may return, seen from scope: the
+// values of the return statements of the functions of this file it may
+// be (`return render_bold`, `return AdminUser`), an instance of a class.
+func (c *callCtx) callResults(scope int, callee string, depth int) []typ {
+	if depth > maxDepth {
+		return nil
+	}
+	var fns []typ
+	switch {
+	case isCallExpr(callee):
+		fns = c.callResults(scope, calleeOf(callee), depth+1)
+	case callee != "" && !strings.ContainsAny(callee, ".()[]{} \"'"):
+		fns = c.valuesOf(scope, callee, depth+1)
+		if len(fns) == 0 {
+			if t := c.typeOf(scope, callee, depth+1); t.fn.valid() || t.cls.valid() && !t.instance {
+				fns = []typ{t}
+			}
+		}
+	}
+	var out []typ
+	for _, f := range fns {
+		switch {
+		case f.fn.valid() && f.fn.fi == c.fi:
+			for _, bi := range c.fi.scopes[f.fn.idx] {
+				if b := &c.fi.f.Bindings[bi]; b.Name == facts.ReturnName {
+					out = append(out, c.bindingValues(b, depth+1)...)
+				}
+			}
+		case f.cls.valid() && !f.instance:
+			f.instance = true
+			out = append(out, f)
+		}
+		if len(out) >= maxFlow {
+			break
+		}
+	}
+	return out
+}
+
 // bindingValues is what one binding may hold: the values of the name or
 // container it was assigned from, else its type.
 func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
+	if b.FromCall != "" && c.fi.f.Lang == "python" && !strings.Contains(b.FromCall, ".") {
+		// model = get_user_model(settings): what it returns
+		restore := c.readAt(b.Scope, b.Line)
+		vs := c.callResults(b.Scope, b.FromCall, depth)
+		restore()
+		if len(vs) > 0 {
+			return vs
+		}
+	}
 	if gen, ok := strings.CutSuffix(b.FromExpr, "()[]"); ok && !strings.ContainsAny(gen, ".()[]") {
 		// for f in gen(): what the generator function yields.
 		fn, _ := c.lookupName(c.fi, b.Scope, gen, false, depth+1)

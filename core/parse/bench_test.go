@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -78,6 +79,61 @@ func BenchmarkGoQueryOnly(b *testing.B) {
 			tree, _ := tp.ParseCtx(context.Background(), nil, src)
 			p.cursor.run(s.query, tree.RootNode(), func(int, []capture) {})
 			tree.Close()
+		}
+	}
+}
+
+// pyCorpus loads the .py files of a few Python standard library packages.
+func pyCorpus(b *testing.B) [][]byte {
+	b.Helper()
+	out, err := exec.Command("python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])").Output()
+	if err != nil {
+		b.Skipf("no python3: %v", err)
+	}
+	var files [][]byte
+	for _, dir := range []string{"email", "json", "asyncio", "logging", "importlib"} {
+		root := filepath.Join(strings.TrimSpace(string(out)), dir)
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+				if src, err := os.ReadFile(p); err == nil {
+					files = append(files, src)
+				}
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		b.Skip("no Python standard library sources")
+	}
+	return files
+}
+
+// BenchmarkPythonParseOnly is the floor for Python: tree-sitter parsing
+// alone.
+func BenchmarkPythonParseOnly(b *testing.B) {
+	files := pyCorpus(b)
+	r, _ := Default()
+	p := r.NewParser()
+	defer p.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			p.ParseOnly("python", src)
+		}
+	}
+}
+
+// BenchmarkPythonExtract is parsing plus fact extraction with the Python
+// schema.
+func BenchmarkPythonExtract(b *testing.B) {
+	files := pyCorpus(b)
+	r, _ := Default()
+	p := r.NewParser()
+	defer p.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, src := range files {
+			p.Parse("x.py", "python", src)
 		}
 	}
 }

@@ -35,6 +35,9 @@ type callCtx struct {
 	// resolved, or the binding whose value is being typed. Seen from
 	// there, a straight-line binding replaces those before it (see live).
 	use readAt
+	// rets holds, per file, the names of its functions that return
+	// names (see returners), made on first use.
+	rets map[*fileInfo]map[string]bool
 }
 
 // readAt is a place names are read: a line of a scope of a file (line

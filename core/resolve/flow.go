@@ -27,9 +27,10 @@ const (
 )
 
 // flowTargets returns the functions a Python call may run through value
-// flow (constructors for classes), beyond what resolveCall binds.
-func (c *callCtx) flowTargets(call *facts.Call) []defRef {
-	if call.Ref || call.New || !c.mayFlow(call) {
+// flow (constructors for classes), beyond what resolveCall binds (with
+// confidence bound, 0 when it bound nothing).
+func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef {
+	if call.Ref || call.New || !c.mayFlow(call, bound) {
 		return nil
 	}
 	steps := flowSteps
@@ -117,7 +118,7 @@ func (c *callCtx) keyed(head string) bool {
 
 // mayFlow reports cheaply whether value flow can add anything to call:
 // the name it calls is bound in the file or is a parameter.
-func (c *callCtx) mayFlow(call *facts.Call) bool {
+func (c *callCtx) mayFlow(call *facts.Call, bound graph.Confidence) bool {
 	fi := c.fi
 	switch {
 	case fi.lang.isSelf(call.Recv):
@@ -135,7 +136,9 @@ func (c *callCtx) mayFlow(call *facts.Call) bool {
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
 	case invokes(fi, call):
 		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
-	case fi.f.Lang == "python":
+	case fi.f.Lang == "python" && bound < graph.Resolved:
+		// a method call whose receiver's type is not known: the
+		// instances that flow there (see instanceMethods)
 		if isCallExpr(call.Recv) {
 			return true
 		}
@@ -290,8 +293,15 @@ func isCallExpr(e string) bool {
 func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
 	var vals []typ
 	if isCallExpr(call.Recv) {
-		vals = c.callResults(call.Caller, calleeOf(call.Recv), 0)
+		callee := calleeOf(call.Recv)
+		if !c.mayReturnClass(callee) {
+			return nil
+		}
+		vals = c.callResults(call.Caller, callee, 0)
 	} else {
+		if !c.boundToResult(call.Caller, call.Recv) {
+			return nil
+		}
 		vals = c.valuesOf(call.Caller, call.Recv, 0)
 	}
 	var out []defRef
@@ -311,6 +321,53 @@ func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
 		}
 	}
 	return out
+}
+
+// mayReturnClass reports cheaply whether a call of callee (a name, or a
+// call) may return what instanceMethods looks for: callee is a name the
+// file binds to values, or a function of the file with return
+// statements that return names.
+func (c *callCtx) mayReturnClass(callee string) bool {
+	for isCallExpr(callee) {
+		callee = calleeOf(callee)
+	}
+	return callee != "" && (c.fi.bound[callee] || c.returners()[callee])
+}
+
+// boundToResult reports whether a binding of name visible from scope
+// holds a call's result that mayReturnClass (handler = klass(path)).
+func (c *callCtx) boundToResult(scope int, name string) bool {
+	defs := c.fi.f.Defs
+	for s := scope; ; s = defs[s].Parent {
+		s = skipClassBody(defs, s, scope)
+		for _, bi := range c.fi.scopes[s] {
+			if b := &c.fi.f.Bindings[bi]; b.Name == name && b.FromCall != "" && !strings.Contains(b.FromCall, ".") && c.mayReturnClass(b.FromCall) {
+				return true
+			}
+		}
+		if s < 0 {
+			return false
+		}
+	}
+}
+
+// returners are the names of the current file's functions that return
+// names (facts.ReturnName bindings), made on first use.
+func (c *callCtx) returners() map[string]bool {
+	if c.rets == nil {
+		c.rets = map[*fileInfo]map[string]bool{}
+	}
+	m, ok := c.rets[c.fi]
+	if !ok {
+		m = map[string]bool{}
+		for i := range c.fi.f.Bindings {
+			if b := &c.fi.f.Bindings[i]; b.Name == facts.ReturnName && b.Scope >= 0 {
+				m[c.fi.f.Defs[b.Scope].Name] = true
+			}
+		}
+		c.rets[c.fi] = m
+	}
+	return m
 }
 
 // calleeOf is what call expression e calls: `f` of `f(g(x))`, `curry(a)`

@@ -533,6 +533,11 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 		out = append(out, graph.EdgeSpec{From: from, To: fi.ids[i], Type: graph.Contains})
 	}
 	c := &callCtx{r: r, fi: fi, origin: fi, mros: map[defRef]mroResult{}, results: map[defRef]typ{}}
+	flows := fi.f.Lang == "python" || family(fi.f.Lang) == "js"
+	var bound []graph.Confidence // how sure resolveCall was of each call, for flowTargets
+	if flows {
+		bound = make([]graph.Confidence, len(f.Calls))
+	}
 	for i := range f.Calls {
 		call := &f.Calls[i]
 		if strings.HasPrefix(call.Recv, facts.CallbackRecv) {
@@ -546,6 +551,9 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 			continue
 		}
 		to, conf := c.resolveCall(call)
+		if flows && to.valid() {
+			bound[i] = conf
+		}
 		if !to.valid() {
 			if t, ok := c.conversion(call); ok {
 				// Go T(x) runs no code of T but makes a T: an
@@ -577,14 +585,14 @@ func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 	}
 	// Value flow: the further functions a call may run (both arms of a
 	// conditional, a table's entries, what call sites pass a parameter).
-	if fi.f.Lang == "python" || family(fi.f.Lang) == "js" {
+	if flows {
 		for i := range f.Calls {
 			call := &f.Calls[i]
 			from := f.Path
 			if call.Caller >= 0 {
 				from = fi.ids[call.Caller]
 			}
-			for _, to := range c.flowTargets(call) {
+			for _, to := range c.flowTargets(call, bound[i]) {
 				out = append(out, graph.EdgeSpec{From: from, To: to.id(), Type: graph.Call, Confidence: graph.Inferred, Line: call.Line})
 			}
 		}

@@ -186,6 +186,53 @@
 (variable_declarator
   name: (identifier) @cc.bind.elems
   value: (array [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+; what an object literal holds: const reducers = { add: addTodo }, then
+; reducers[action.type](state)
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (object (pair value: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)))
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (object (shorthand_property_identifier) @cc.bind.value))
+; filled later: handlers.push(fn), this.listeners.push(fn), hooks.unshift(fn),
+; routes.set(path, handler); a Map made of pairs: new Map([['k', fn]])
+((call_expression
+   function: (member_expression
+     object: [(identifier) (member_expression object: (this) property: (property_identifier))] @cc.bind.elems
+     property: (property_identifier) @_add)
+   arguments: (arguments . [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+ (#match? @_add "^(push|unshift|add)$"))
+((call_expression
+   function: (member_expression
+     object: [(identifier) (member_expression object: (this) property: (property_identifier))] @cc.bind.elems
+     property: (property_identifier) @_set)
+   arguments: (arguments . (_) . [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+ (#eq? @_set "set"))
+((variable_declarator
+   name: (identifier) @cc.bind.elems
+   value: (new_expression
+     constructor: (identifier) @_map
+     arguments: (arguments . (array (array . (_) . [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)))))
+ (#eq? @_map "Map"))
+; both sides of a default: const keep = opts.filter || defaultFilter,
+; handler = reducers[type] ?? commands.get(type); and of a conditional
+; assigned later (transform = opts.redact ? redact : identity)
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (binary_expression
+    left: [(identifier) (member_expression) (subscript_expression) (call_expression) (arrow_function) (function_expression)] @cc.bind.value
+    operator: ["||" "??"]))
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (binary_expression
+    operator: ["||" "??"]
+    right: [(identifier) (member_expression) (subscript_expression) (call_expression) (arrow_function) (function_expression)] @cc.bind.value))
+(assignment_expression
+  left: (identifier) @cc.bind.name
+  right: (ternary_expression consequence: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+(assignment_expression
+  left: (identifier) @cc.bind.name
+  right: (ternary_expression alternative: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (for_in_statement
   left: (identifier) @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.iter)

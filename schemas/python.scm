@@ -130,6 +130,18 @@
   left: (identifier) @cc.bind.name
   right: (conditional_expression [(identifier) (attribute) (lambda)] @cc.bind.value .))
 
+; both sides of a default: handler = handlers.get(kind) or fallback
+(assignment
+  left: (identifier) @cc.bind.name
+  right: (boolean_operator
+    left: [(identifier) (attribute) (lambda) (subscript) (call)] @cc.bind.value
+    operator: "or"))
+(assignment
+  left: (identifier) @cc.bind.name
+  right: (boolean_operator
+    operator: "or"
+    right: [(identifier) (attribute) (lambda) (subscript) (call)] @cc.bind.value))
+
 ; containers: what a dict, list, tuple or set holds is bound as name[]
 ; (under their keys too: a literal index or key, CODEC[0], table["a"])
 (assignment

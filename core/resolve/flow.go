@@ -46,23 +46,8 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 	case call.Recv == "":
 		vals = c.valuesOf(call.Caller, call.Name, 0)
 	case call.Name == "__call__":
-		if head, ok := elementOf(call.Recv); ok {
-			if k, ok := facts.ElemKey(call.Recv[len(head)+1 : len(call.Recv)-1]); ok && c.keyed(head) {
-				vals = c.valuesOf(call.Caller, head+"["+k+"]", 0)
-			}
-			if len(vals) == 0 {
-				vals = c.valuesOf(call.Caller, head+"[]", 0)
-			}
-		} else if head, def, ok := lookupOf(call.Recv); ok {
-			// table.get(k, default)(x): an entry, or the default.
-			vals = c.valuesOf(call.Caller, head+"[]", 0)
-			if def != "" {
-				if vs := c.valuesOf(call.Caller, def, 0); len(vs) > 0 {
-					vals = append(vals, vs...)
-				} else if t := c.typeOf(call.Caller, def, 0); t.fn.valid() || t.cls.valid() && !t.instance {
-					vals = append(vals, t) // a function named as the default
-				}
-			}
+		if vs, ok := c.entryValues(call.Caller, call.Recv, 0); ok {
+			vals = vs
 		} else if c.fi.f.Lang == "python" && isCallExpr(call.Recv) {
 			// select_renderer(style)(text), curry(a)(b)(c): what the
 			// called function returns
@@ -92,6 +77,36 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 		}
 	}
 	return out
+}
+
+// entryValues is what an entry of a named container may hold, when expr
+// takes one: an element (`table[k]`, under its key when that is a
+// literal and the container keyed), or a lookup with .get
+// (`table.get(k, default)`: an entry, or the default). ok is false when
+// expr is neither.
+func (c *callCtx) entryValues(scope int, expr string, depth int) (vals []typ, ok bool) {
+	if head, ok := elementOf(expr); ok {
+		if k, ok := facts.ElemKey(expr[len(head)+1 : len(expr)-1]); ok && c.keyed(head) {
+			vals = c.valuesOf(scope, head+"["+k+"]", depth)
+		}
+		if len(vals) == 0 {
+			vals = c.valuesOf(scope, head+"[]", depth)
+		}
+		return vals, true
+	}
+	head, def, ok := lookupOf(expr)
+	if !ok {
+		return nil, false
+	}
+	vals = c.valuesOf(scope, head+"[]", depth)
+	if def != "" {
+		if vs := c.valuesOf(scope, def, depth); len(vs) > 0 {
+			vals = append(vals, vs...)
+		} else if t := c.typeOf(scope, def, depth); t.fn.valid() || t.cls.valid() && !t.instance {
+			vals = append(vals, t) // a function named as the default
+		}
+	}
+	return vals, true
 }
 
 // keyed reports whether every element the file puts in container head
@@ -235,7 +250,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		*c.steps--
 	}
 	fi := c.fi
-	if field, ok := cutSelf(fi, name); ok && fi.f.Lang == "python" && !strings.Contains(strings.TrimSuffix(field, "[]"), ".") {
+	if field, ok := cutSelf(fi, name); ok && (fi.f.Lang == "python" || strings.HasSuffix(field, "[]")) && !strings.Contains(strings.TrimSuffix(field, "[]"), ".") {
 		// self.steps[]: what any method of the class puts there
 		// (self.steps.append(f) in one, `for s in self.steps` in another)
 		return c.fieldValues(scope, name[:len(name)-len(field)-1], field)
@@ -459,11 +474,20 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 		}
 		return out
 	}
+	if b.FromExpr != "" && !strings.HasSuffix(b.FromExpr, "[]") {
+		// handler = reducers[type] || commands.get(type): the entries
+		restore := c.readAt(b.Scope, b.Line)
+		vs, _ := c.entryValues(b.Scope, b.FromExpr, depth)
+		restore()
+		if len(vs) > 0 {
+			return vs
+		}
+	}
 	if inner, ok := wrappedIter(b.FromExpr); ok {
 		// for f in sorted(hooks, key=...): the elements of hooks.
 		return c.valuesOf(b.Scope, inner+"[]", depth)
 	}
-	if e, ok := cutSelf(c.fi, b.FromExpr); ok && c.fi.f.Lang == "python" && strings.HasSuffix(e, "[]") && !strings.ContainsAny(e[:len(e)-2], ".()[]") {
+	if e, ok := cutSelf(c.fi, b.FromExpr); ok && strings.HasSuffix(e, "[]") && !strings.ContainsAny(e[:len(e)-2], ".()[]") {
 		// for cb in self._callbacks: what the methods put there
 		return c.valuesOf(b.Scope, b.FromExpr, depth)
 	}
@@ -694,7 +718,9 @@ func (c *callCtx) elementParam(fn, pos, depth int) []typ {
 					t.instance = true
 					return []typ{t}
 				}
-				return nil
+				// this.listeners.forEach((fn) => fn(x)): what the
+				// methods put there (this.listeners.push(fn))
+				return c.valuesOf(d.Parent, base+"[]", depth)
 			}
 		}
 	}

@@ -44,6 +44,22 @@ from app.config import settings
 
 def refresh():
     settings.reload_all()
+-- app/factory.py --
+def render_plain(text):
+    return text
+
+def render_bold(text):
+    return text
+
+def select_renderer(style):
+    if style:
+        return render_bold
+    return render_plain
+-- app/show.py --
+from app.factory import select_renderer
+
+def show(text):
+    return select_renderer(True)(text)
 -- lib/cmd.js --
 class Command {
   constructor() {
@@ -82,6 +98,8 @@ module.exports = { listen };
 			"call src/take.ts::take.fn@1 -> src/lift.ts::Subscriber.next", "call src/take.ts::take.fn@1 -> src/lift.ts::Observer.notify"},
 		{"app/config.py", "settings = Settings()", "settings = Other()",
 			"call app/use.py::refresh -> app/config.py::Settings.reload_all", "call app/use.py::refresh -> app/config.py::Other.reload_all"},
+		{"app/factory.py", "        return render_bold", "        return text.upper",
+			"call app/show.py::show -> app/factory.py::render_bold", "call app/show.py::show -> app/factory.py::render_plain"},
 		{"lib/cmd.js", "writeErr: (s) => s,", "writeOut: (s) => s,",
 			"call lib/cmd.js::Command.error -> lib/cmd.js::Command.constructor.writeErr", ""},
 		{"lib/emitter.js", "Emitter.prototype.addListener = Emitter.prototype.on;", "Emitter.prototype.addListener = Emitter.prototype.off;",

@@ -146,7 +146,7 @@ func (c *callCtx) mayFlow(call *facts.Call, bound graph.Confidence) bool {
 			head, _, ok = lookupOf(call.Recv)
 		}
 		if !ok && fi.f.Lang == "python" && isCallExpr(call.Recv) {
-			return fi.bound[facts.ReturnName]
+			return true // make()(x): what make returns
 		}
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
 	case invokes(fi, call):
@@ -340,13 +340,13 @@ func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
 
 // mayReturnClass reports cheaply whether a call of callee (a name, or a
 // call) may return what instanceMethods looks for: callee is a name the
-// file binds to values, or a function of the file with return
-// statements that return names.
+// file binds to values, a function of the file with return statements
+// that return names, or an imported name.
 func (c *callCtx) mayReturnClass(callee string) bool {
 	for isCallExpr(callee) {
 		callee = calleeOf(callee)
 	}
-	return callee != "" && (c.fi.bound[callee] || c.returners()[callee])
+	return callee != "" && (c.fi.bound[callee] || c.returners()[callee] || c.fi.binds[callee] != nil)
 }
 
 // boundToResult reports whether a binding of name visible from scope
@@ -431,10 +431,13 @@ func (c *callCtx) callResults(scope int, callee string, depth int) []typ {
 	var out []typ
 	for _, f := range fns {
 		switch {
-		case f.fn.valid() && f.fn.fi == c.fi:
-			for _, bi := range c.fi.scopes[f.fn.idx] {
-				if b := &c.fi.f.Bindings[bi]; b.Name == facts.ReturnName {
-					out = append(out, c.bindingValues(b, depth+1)...)
+		case f.fn.valid() && f.fn.fi.f.Lang == "python":
+			// (a function of another file: read there; its def's
+			// surface entry refers to its return statements)
+			in := c.in(f.fn.fi)
+			for _, bi := range f.fn.fi.scopes[f.fn.idx] {
+				if b := &f.fn.fi.f.Bindings[bi]; b.Name == facts.ReturnName {
+					out = append(out, in.bindingValues(b, depth+1)...)
 				}
 			}
 		case f.cls.valid() && !f.instance:

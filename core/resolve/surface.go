@@ -102,6 +102,11 @@ func surfaceOf(f *facts.File) []surfEntry {
 			e.sig += "\x00" + d.Signature
 		}
 		e.refers = tokens(spec, e.refers, d.Owner, d.Result)
+		if d.Kind == facts.Func && f.Lang == "python" {
+			// what its return statements return (facts.ReturnName
+			// bindings), which calls of it elsewhere read
+			e.refers = append(e.refers, facts.ReturnName)
+		}
 		for _, b := range d.Bases {
 			e.refers = tokens(spec, e.refers, b)
 		}

@@ -60,6 +60,20 @@ from app.factory import select_renderer
 
 def show(text):
     return select_renderer(True)(text)
+-- app/tasks.py --
+def run_task(fn, *args):
+    return fn(*args)
+-- app/jobs.py --
+from app.tasks import run_task
+
+def cleanup():
+    return 1
+
+def archive():
+    return 2
+
+def main():
+    return run_task(cleanup)
 -- lib/cmd.js --
 class Command {
   constructor() {
@@ -100,6 +114,10 @@ module.exports = { listen };
 			"call app/use.py::refresh -> app/config.py::Settings.reload_all", "call app/use.py::refresh -> app/config.py::Other.reload_all"},
 		{"app/factory.py", "        return render_bold", "        return text.upper",
 			"call app/show.py::show -> app/factory.py::render_bold", "call app/show.py::show -> app/factory.py::render_plain"},
+		{"app/jobs.py", "run_task(cleanup)", "run_task(archive)",
+			"call app/tasks.py::run_task -> app/jobs.py::cleanup", "call app/tasks.py::run_task -> app/jobs.py::archive"},
+		{"app/tasks.py", "return fn(*args)", "return args",
+			"call app/tasks.py::run_task -> app/jobs.py::archive", ""},
 		{"lib/cmd.js", "writeErr: (s) => s,", "writeOut: (s) => s,",
 			"call lib/cmd.js::Command.error -> lib/cmd.js::Command.constructor.writeErr", ""},
 		{"lib/emitter.js", "Emitter.prototype.addListener = Emitter.prototype.on;", "Emitter.prototype.addListener = Emitter.prototype.off;",

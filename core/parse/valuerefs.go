@@ -213,12 +213,16 @@ func (x *extractor) addArgFlows() {
 		names[d.Name] = true
 		funcs[d.Name] = true // functions, and classes (their constructors)
 	}
+	imported := map[string]bool{} // names imported from other modules (Python: their callees' parameters take values from here too)
 	for _, im := range x.f.Imports {
 		if im.Alias != "" {
 			names[im.Alias] = true
 		}
 		if im.Name != "" {
 			names[im.Name] = true
+			if im.Alias == "" && x.f.Lang == "python" {
+				imported[im.Name] = true
+			}
 		}
 	}
 	if x.hasElems {
@@ -279,8 +283,8 @@ func (x *extractor) addArgFlows() {
 				x.passAnon(&a, funcs[callee])
 			}
 		}
-		if !funcs[callee] {
-			continue // resolved within the file only (see resolve/flow.go)
+		if !funcs[callee] && (prefix != "" || !imported[callee]) {
+			continue // resolved within the file, or for a function imported by name (see resolve/flow.go)
 		}
 		slot := "0"
 		switch {

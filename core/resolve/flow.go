@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -613,7 +614,8 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 		return c.elementParam(fn, pos, depth)
 	}
 	var out []typ
-	for _, k := range c.argKeys(fn, pos, name) {
+	keys := c.argKeys(fn, pos, name)
+	for _, k := range keys {
 		for _, bi := range fi.argFlows[k] {
 			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth)...)
 			if len(out) >= maxFlow {
@@ -621,6 +623,62 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 			}
 		}
 	}
+	if d := &fi.f.Defs[fn]; d.Parent < 0 && fi.f.Lang == "python" {
+		// from lib import run_task; run_task(callback): what files
+		// importing it pass
+		self := defRef{fi, fn}
+		for _, b := range c.r.passers[d.Name] {
+			if b == fi {
+				continue
+			}
+			in := c.in(b)
+			for _, k := range keys {
+				if k[0] == '.' {
+					continue
+				}
+				for _, bi := range b.argFlows[k] {
+					ab := &b.f.Bindings[bi]
+					if ref, _ := c.lookupName(b, ab.Scope, d.Name, false, depth+1); ref != self {
+						continue // another function of that name
+					}
+					out = append(out, in.bindingValues(ab, depth)...)
+					if len(out) >= maxFlow {
+						return out
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// indexPassers lists, for each function name, the Python files that
+// pass values to an imported function of that name (resolver.passers).
+func (r *resolver) indexPassers() {
+	r.passers = map[string][]*fileInfo{}
+	for _, fi := range r.list {
+		if fi.f.Lang != "python" {
+			continue
+		}
+		for _, name := range passedTo(fi) {
+			r.passers[name] = append(r.passers[name], fi)
+		}
+	}
+}
+
+// passedTo names the functions a Python file passes values to that it
+// does not define (imported ones): its argument bindings "name()#0" and
+// "name()#=kw" of such names, each name once, in order.
+func passedTo(fi *fileInfo) []string {
+	var out []string
+	for key := range fi.argFlows {
+		name, _, ok := strings.Cut(key, "()#")
+		if !ok || name == "" || name[0] == '.' || strings.Contains(name, "()") || len(fi.top[name]) > 0 || slices.Contains(out, name) {
+			continue
+		}
+		out = append(out, name)
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -62,6 +62,7 @@ func Build(files []*facts.File, proj *Project) *graph.Graph {
 	nodes := r.nodes()
 	perFile := make([][]graph.EdgeSpec, len(r.list))
 	r.parallel(func(i int) { r.bindImports(r.list[i]) })
+	r.indexPassers()
 	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
 	// The resolver's tables are not needed to build the graph: let the GC
 	// take them before the graph's allocations (this lowers the peak).
@@ -221,6 +222,13 @@ type resolver struct {
 	// pkgValues maps a package's top-level variables and constants to the
 	// (non-test) file declaring them.
 	pkgValues map[string]map[string]*fileInfo
+
+	// passers maps a function name to the Python files passing values
+	// to a function of that name they import (argument bindings
+	// "name()#0" without a definition of the name in the file): the
+	// parameters of a function of another file hold what they pass
+	// (see indexPassers, paramValues).
+	passers map[string][]*fileInfo
 
 	pyMods  map[string][]*fileInfo // dotted module name → files
 	pyTail  map[string][]string    // last segment → dotted names

@@ -118,6 +118,7 @@ func (r *resolver) resolveAll() *graph.Graph {
 	nodes := r.nodes()
 	perFile := make([][]graph.EdgeSpec, len(r.list))
 	r.parallel(func(i int) { r.rebind(r.list[i]) })
+	r.indexPassers()
 	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
 	total := 0
 	for _, es := range perFile {
@@ -495,6 +496,7 @@ func (u *update) splice(g *graph.Graph) (*graph.Graph, []string) {
 	if !u.structural {
 		each(list, func(i int) { r.rebind(list[i]) })
 	}
+	r.indexPassers()
 	nodes := make([][]*graph.Node, len(list))
 	edges := make([][]graph.EdgeSpec, len(list))
 	each(list, func(i int) {

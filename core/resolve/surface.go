@@ -162,6 +162,12 @@ func surfaceOf(f *facts.File) []surfEntry {
 			}
 		}
 		e.refers = tokens(spec, nil, b.Type, b.FromCall, b.FromExpr)
+		if callee := passedName(f, b.Name); callee != "" {
+			// what it passes to an imported function: the parameters
+			// of that function read it (resolve of the callee's file,
+			// which mentions callee+"()#")
+			e.global = append(e.global, callee+"()#")
+		}
 		switch {
 		case field:
 			e.global = tokens(spec, nil, b.Name)
@@ -319,6 +325,18 @@ func mentions(f *facts.File) []uint64 {
 		toks = tokens(spec, toks, im.Spec, im.Name, im.Alias)
 	}
 	toks = tokens(spec, toks, f.DefaultExport)
+	if f.Lang == "python" {
+		// a function calling one of its parameters reads what the files
+		// importing it pass (see passedName)
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			if c.Recv == "" && c.Caller >= 0 && f.Defs[c.Caller].Parent < 0 {
+				if _, ok := paramPos(f.Defs[c.Caller].Signature, c.Name); ok {
+					toks = append(toks, f.Defs[c.Caller].Name+"()#")
+				}
+			}
+		}
+	}
 	if f.Lang == "go" && (len(f.Bindings) > 0 || len(f.Defs) > 0) {
 		// callbackEdges looks these up on the types the file holds.
 		toks = append(toks, callbackNames...)
@@ -405,4 +423,23 @@ func structuralNames(f *facts.File) []string {
 		return append(tokens(defaultSpec, nil, strings.TrimSuffix(f.Path, path.Ext(f.Path))), "crate", "self", "super")
 	}
 	return nil
+}
+
+// passedName is the function an argument binding of a Python file
+// passes a value to when the file does not define it (an imported one):
+// "run_task" for "run_task()#0"; "" for other bindings.
+func passedName(f *facts.File, binding string) string {
+	if f.Lang != "python" {
+		return ""
+	}
+	name, _, ok := strings.Cut(binding, "()#")
+	if !ok || name == "" || name[0] == '.' || strings.Contains(name, "()") {
+		return ""
+	}
+	for i := range f.Defs {
+		if f.Defs[i].Name == name && f.Defs[i].Parent < 0 {
+			return ""
+		}
+	}
+	return name
 }

@@ -285,7 +285,20 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	if ref, ok := c.objectMethod(call.Caller, recv, name); ok {
 		return ref, graph.Resolved
 	}
+	if c.fi.f.Lang == "python" && pyBuiltinTypes[recv] {
+		return defRef{}, 0 // type.__new__(cls, ...), str.join: Python's own
+	}
 	return c.nameMatch(name)
+}
+
+// pyBuiltinTypes are Python's builtin classes, whose methods a call
+// through their name (`type.__new__(cls, ...)`, `dict.fromkeys(x)`) runs
+// unless the file binds the name to something else (then typeOf knows it).
+var pyBuiltinTypes = map[string]bool{
+	"type": true, "object": true, "str": true, "bytes": true, "bytearray": true, "int": true,
+	"float": true, "complex": true, "bool": true, "dict": true, "list": true, "set": true,
+	"frozenset": true, "tuple": true, "range": true, "memoryview": true, "slice": true,
+	"property": true, "classmethod": true, "staticmethod": true, "BaseException": true, "Exception": true,
 }
 
 // objectMethod finds, for a JavaScript call obj.m() on a name no scope

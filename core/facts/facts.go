@@ -46,6 +46,10 @@ type File struct {
 	// Package is the declared package or namespace (Go package clause, Java
 	// package declaration), when the language has one.
 	Package string
+	// Build is a Go file's build constraint as one expression (its
+	// //go:build line and its name's _GOOS/_GOARCH suffix: "windows",
+	// "linux && arm64"), "" when every build takes it (see core/gobuild).
+	Build string
 	// DefaultExport names the definition a module exports as its default
 	// (JS `export default f`, `module.exports = F`), when it says so.
 	DefaultExport string

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/ccd-dev/ccd/core/gobuild"
 )
 
 // ExportNode is a node in the export schema.
@@ -22,6 +24,11 @@ type ExportNode struct {
 	Signature string `json:"signature,omitempty"`
 	Owner     string `json:"owner,omitempty"`
 	Test      bool   `json:"test,omitempty"`
+	// Build is the build constraint of a Go file ("windows"), and
+	// OtherBuild says the default build (this machine's GOOS and
+	// GOARCH, no tags) leaves the node out.
+	Build      string `json:"build,omitempty"`
+	OtherBuild bool   `json:"other_build,omitempty"`
 }
 
 // ExportEdge is an edge in the export schema.
@@ -73,7 +80,8 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 func (g *Graph) ExportNode(i int) ExportNode {
 	n := g.Nodes[i]
 	return ExportNode{ID: n.ID, Kind: n.Kind.String(), Label: n.Name, Qual: n.Qual, Path: n.Path, Lang: n.Lang,
-		StartLine: n.StartLine, EndLine: n.EndLine, Signature: n.Signature, Owner: n.Owner, Test: n.Test}
+		StartLine: n.StartLine, EndLine: n.EndLine, Signature: n.Signature, Owner: n.Owner, Test: n.Test,
+		Build: n.Build, OtherBuild: n.Build != "" && !gobuild.Default(n.Build)}
 }
 
 // ExportEdge converts edge i to the export schema.
@@ -105,6 +113,9 @@ func (g *Graph) Text() string {
 		}
 		if n.Test {
 			b.WriteString(" test")
+		}
+		if n.Build != "" {
+			fmt.Fprintf(&b, " build=%q", n.Build)
 		}
 		b.WriteByte('\n')
 	}

@@ -116,6 +116,9 @@ type Node struct {
 	Owner string
 	// Test marks test functions and test files.
 	Test bool
+	// Build is the build constraint of the node's Go file ("windows",
+	// "linux && arm64"; see core/gobuild), "" when every build has it.
+	Build string
 }
 
 // Edge joins two nodes by index. Graph.Edge returns one; the graph stores

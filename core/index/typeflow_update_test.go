@@ -74,6 +74,22 @@ def archive():
 
 def main():
     return run_task(cleanup)
+-- gob/conn.go --
+package gob
+
+func Dial() int { return open() }
+-- gob/conn_a.go --
+//go:build purego
+
+package gob
+
+func open() int { return 1 }
+-- gob/conn_b.go --
+//go:build !purego
+
+package gob
+
+func open() int { return 2 }
 -- lib/cmd.js --
 class Command {
   constructor() {
@@ -118,6 +134,8 @@ module.exports = { listen };
 			"call app/tasks.py::run_task -> app/jobs.py::cleanup", "call app/tasks.py::run_task -> app/jobs.py::archive"},
 		{"app/tasks.py", "return fn(*args)", "return args",
 			"call app/tasks.py::run_task -> app/jobs.py::archive", ""},
+		{"gob/conn_b.go", "//go:build !purego", "//go:build purego",
+			"call gob/conn.go::Dial -> gob/conn_b.go::open", "call gob/conn.go::Dial -> gob/conn_a.go::open"},
 		{"lib/cmd.js", "writeErr: (s) => s,", "writeOut: (s) => s,",
 			"call lib/cmd.js::Command.error -> lib/cmd.js::Command.constructor.writeErr", ""},
 		{"lib/emitter.js", "Emitter.prototype.addListener = Emitter.prototype.on;", "Emitter.prototype.addListener = Emitter.prototype.off;",

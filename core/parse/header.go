@@ -15,7 +15,10 @@ import "strings"
 // 9: const { a } = this binds a to this.a.
 // 10: T<A>[] says what an array holds.
 // 11: Python tuple unpacking of a call result; tuple returns.
-const extractorVersion = 12
+// 12: Python containers under literal keys, straight-line bindings,
+// every return statement, call results passed as arguments.
+// 13: Go files' build constraints.
+const extractorVersion = 13
 
 // commentSyntax is how a language writes comments: its line comment
 // marker and whether it has C's block comments.

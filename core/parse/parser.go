@@ -15,6 +15,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/gobuild"
 )
 
 // Parser parses files one at a time. It is not safe for concurrent use:
@@ -112,6 +113,9 @@ func (p *Parser) parse(c *TreeCache, relpath, lang string, src []byte) (*facts.F
 		Hash:  HashContent(src),
 		Size:  int64(len(src)),
 		Lines: CountLines(src),
+	}
+	if lang == "go" {
+		f.Build = gobuild.FileConstraint(relpath, src)
 	}
 	if !utf8.Valid(src) {
 		// Legacy encodings: read the bytes as Latin-1, which maps every byte

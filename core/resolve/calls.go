@@ -957,12 +957,18 @@ func (c *callCtx) ownedMethod(t typ, tname, name string) (defRef, bool) {
 		}
 		return defRef{}, false
 	}
-	for _, m := range found {
-		if m.fi == ctx {
-			return m, true
+	best := found[0] // the default build's first, then the first by path
+	for _, m := range found[1:] {
+		if better(m.fi, best.fi) {
+			best = m
 		}
 	}
-	return found[0], true
+	for _, m := range found {
+		if m.fi == ctx && m.fi.otherBuild == best.fi.otherBuild {
+			return m, true // the type's own file, as good a build
+		}
+	}
+	return best, true
 }
 
 // methodAlias finds JavaScript method name of tname assigned from

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/ccd-dev/ccd/core/facts"
+	"github.com/ccd-dev/ccd/core/gobuild"
 	"github.com/ccd-dev/ccd/core/graph"
 )
 
@@ -159,6 +160,10 @@ type fileInfo struct {
 	bound  map[string]bool
 	owners map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
 	lang   *langSpec
+	// otherBuild marks a Go file the default build leaves out (another
+	// GOOS or GOARCH, a tag): a name defined in the package's other files
+	// too binds to theirs (see better).
+	otherBuild bool
 
 	// mention: the names resolving this file may look up (see mentions).
 	mention []uint64
@@ -268,7 +273,7 @@ func newFileInfo(f *facts.File) *fileInfo {
 // imports are bound.
 func (fi *fileInfo) reset(f *facts.File) {
 	*fi = fileInfo{f: f, dir: path.Dir(f.Path), top: map[string][]int{}, scopes: map[int][]int{},
-		lang: specFor(f.Lang), binds: map[string]*binding{}}
+		lang: specFor(f.Lang), binds: map[string]*binding{}, otherBuild: f.Build != "" && !gobuild.Default(f.Build)}
 	fi.ids = make([]string, len(f.Defs))
 	fi.children = make([][]int, len(f.Defs))
 	for i := range f.Defs {
@@ -401,15 +406,26 @@ func (r *resolver) indexPackage(key string) {
 		}
 		for name := range fi.top {
 			k, _ := fi.topDef(name)
-			if _, ok := all[name]; !ok {
+			if cur, ok := all[name]; !ok || better(fi, cur.fi) {
 				all[name] = defRef{fi, k}
 			}
-			if _, ok := lib[name]; !ok && !test {
+			if cur, ok := lib[name]; !test && (!ok || better(fi, cur.fi)) {
 				lib[name] = defRef{fi, k}
 			}
 		}
 	}
 	r.pkgTop[key], r.pkgTopLib[key], r.pkgValues[key] = all, lib, vals
+}
+
+// better reports whether a definition in file a wins over one of the same
+// name in file b of the same package: the default build's over another
+// build's (a function defined in fd_unix.go and fd_windows.go is the
+// unix one here), else the first by path.
+func better(a, b *fileInfo) bool {
+	if a.otherBuild != b.otherBuild {
+		return !a.otherBuild
+	}
+	return a.f.Path < b.f.Path
 }
 
 // pkgKey groups files that share a package scope: Go files of one directory
@@ -440,11 +456,11 @@ func (r *resolver) nodes() []*graph.Node {
 func (r *resolver) fileNodes(fi *fileInfo, out []*graph.Node) []*graph.Node {
 	f := fi.f
 	out = append(out, &graph.Node{ID: f.Path, Kind: graph.Module, Name: path.Base(f.Path), Path: f.Path,
-		Lang: f.Lang, Test: graph.IsTestFile(f.Path)})
+		Lang: f.Lang, Test: graph.IsTestFile(f.Path), Build: f.Build})
 	for i := range f.Defs {
 		d := &f.Defs[i]
 		n := &graph.Node{ID: fi.ids[i], Kind: graph.Func, Name: d.Name, Qual: d.Qual, Path: f.Path, Lang: f.Lang,
-			StartLine: d.StartLine, EndLine: d.EndLine, Signature: d.Signature}
+			StartLine: d.StartLine, EndLine: d.EndLine, Signature: d.Signature, Build: f.Build}
 		if d.Kind == facts.Class {
 			n.Kind = graph.Class
 		}

@@ -86,7 +86,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 		if d.Parent >= 0 && d.Parent < len(defs) {
 			parentQual, parentKind = defs[d.Parent].Qual, defs[d.Parent].Kind
 		}
-		e.sig = strings.Join([]string{d.Kind.String(), d.Qual, parentQual, d.Owner, strings.Join(d.Bases, ","), d.Result}, "\x00")
+		e.sig = strings.Join([]string{d.Kind.String(), d.Qual, parentQual, d.Owner, strings.Join(d.Bases, ","), d.Result, f.Build}, "\x00")
 		if d.Result == "={}" {
 			// A factory's object literal: its methods are the functions
 			// defined in it, which callers elsewhere reach.

@@ -117,22 +117,23 @@ func (r *resolver) updatePackage(key string, fi *fileInfo, old *facts.File) {
 	test := strings.HasSuffix(fi.f.Path, "_test.go")
 	fix := func(m map[string]defRef, name string, tests bool) {
 		cur, ok := m[name]
-		if ok && cur.fi != fi && cur.fi.f.Path < fi.f.Path {
-			return // an earlier file wins
+		if ok && cur.fi != fi && better(cur.fi, fi) {
+			return // a better file wins
 		}
-		if ks := fi.top[name]; len(ks) > 0 {
-			m[name] = defRef{fi, ks[0]}
-			return
+		if ok && cur.fi != fi && len(fi.top[name]) == 0 {
+			return // another file won and still does
 		}
-		if ok && cur.fi != fi {
-			return // a later file won and still does
-		}
+		// fi held it, or may hold it now (it may have got worse: a
+		// build constraint): the best file that defines it
 		delete(m, name)
+		var best *fileInfo
 		for _, o := range fis {
-			if (tests || !strings.HasSuffix(o.f.Path, "_test.go")) && len(o.top[name]) > 0 {
-				m[name] = defRef{o, o.top[name][0]}
-				return
+			if (tests || !strings.HasSuffix(o.f.Path, "_test.go")) && len(o.top[name]) > 0 && (best == nil || better(o, best)) {
+				best = o
 			}
+		}
+		if best != nil {
+			m[name] = defRef{best, best.top[name][0]}
 		}
 	}
 	names := map[string]bool{}

@@ -14,7 +14,7 @@ import (
 // TestCodecCoversEveryField fails when facts grows a field this file does
 // not write.
 
-const codecVersion = 4
+const codecVersion = 5
 
 type enc struct{ b []byte }
 
@@ -51,6 +51,7 @@ func encodeRecord(buf []byte, r Record) []byte {
 	e.int(int64(f.ErrorLine))
 	e.str(f.Package)
 	e.str(f.DefaultExport)
+	e.str(f.Build)
 	e.uint(uint64(len(f.Defs)))
 	for i := range f.Defs {
 		d := &f.Defs[i]
@@ -202,6 +203,7 @@ func decodeRecord(b []byte) (Record, error) {
 	f.Path, f.Lang, f.Hash = d.str(), d.str(), d.str()
 	f.Size, f.Lines, f.SyntaxErrors, f.ErrorLine = d.int(), int(d.int()), int(d.int()), int(d.int())
 	f.Package, f.DefaultExport = d.str(), d.str()
+	f.Build = d.str()
 	if n := d.count(); n > 0 {
 		f.Defs = make([]facts.Def, n)
 		for i := range f.Defs {

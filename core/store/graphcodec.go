@@ -10,7 +10,7 @@ import (
 
 var bucketGraph = []byte("graph")
 
-const graphCodecVersion = 1
+const graphCodecVersion = 2
 
 func encodeGraph(g *graph.Graph) []byte {
 	e := &enc{}
@@ -28,6 +28,7 @@ func encodeGraph(g *graph.Graph) []byte {
 		e.str(n.Signature)
 		e.str(n.Owner)
 		e.bool(n.Test)
+		e.str(n.Build)
 	}
 	e.uint(uint64(g.NumEdges()))
 	for _, x := range g.AllEdges() {
@@ -55,6 +56,7 @@ func decodeGraph(b []byte) (*graph.Graph, error) {
 		n.StartLine, n.EndLine = int(d.int()), int(d.int())
 		n.Signature, n.Owner = d.str(), d.str()
 		n.Test = d.bool()
+		n.Build = d.str()
 		nodes[i] = n
 	}
 	edges := make([]graph.Edge, d.count())

@@ -130,6 +130,24 @@
   left: (identifier) @cc.bind.name
   right: (conditional_expression [(identifier) (attribute) (lambda)] @cc.bind.value .))
 
+; a method looked up by name: visitor = getattr(self, "visit_" + kind,
+; self.generic_visit) (ast.NodeVisitor, http.server, cmd.Cmd)
+((assignment
+   left: (identifier) @cc.bind.name
+   right: (call function: (identifier) @_getattr) @cc.bind.value)
+ (#eq? @_getattr "getattr"))
+
+; ... and the method's name made first: method = "visit_" + name
+; (literals ending in "_" only: prefixes of method names)
+((assignment
+   left: (identifier) @cc.bind.name
+   right: (binary_operator left: (string) @_prefix) @cc.bind.value)
+ (#match? @_prefix "^[a-zA-Z_]*[\"'][A-Za-z0-9_]*_[\"']$"))
+((assignment
+   left: (identifier) @cc.bind.name
+   right: (string) @cc.bind.value @_prefix)
+ (#match? @_prefix "^[fF][\"'][A-Za-z0-9_]*_[{]"))
+
 ; both sides of a default: handler = handlers.get(kind) or fallback
 (assignment
   left: (identifier) @cc.bind.name

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 )
 
@@ -39,7 +38,7 @@ func (h hookHost) Init(root string) (hooks.View, error) {
 			return v, nil
 		}
 	}
-	if !hasSource(root, h.r.cfg) {
+	if !index.HasSource(root, h.r.cfg) {
 		return hooks.View{}, errNoSource
 	}
 	w, err := h.r.add(root, false)
@@ -213,34 +212,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// hasSource reports whether root holds at least one file of a known
-// language, looking at no more than a bounded number of entries.
-func hasSource(root string, cfg config.Config) bool {
-	skip := map[string]bool{}
-	for _, d := range cfg.SkipDirs {
-		skip[d] = true
-	}
-	seen, found := 0, false
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		seen++
-		if err != nil || seen > 50000 {
-			return filepath.SkipAll
-		}
-		if d.IsDir() {
-			if p != root && (skip[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && config.LanguageFor(p) != nil {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
 }
 
 // SaveImpact writes the impact view of node id under .codecanvas/ in the

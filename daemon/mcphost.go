@@ -18,6 +18,7 @@ import (
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon/mcp"
@@ -62,7 +63,7 @@ func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
 		if err != nil {
 			return mcp.InitInfo{}, err
 		}
-		if !hasSource(abs, h.r.cfg) {
+		if !index.HasSource(abs, h.r.cfg) {
 			return mcp.InitInfo{}, &errRoot{fmt.Sprintf("no source files in %s yet", abs),
 				"clone or create the project there (or pass repo_path of the project), then init again"}
 		}

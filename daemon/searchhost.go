@@ -3,11 +3,8 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/ccd-dev/ccd/config"
@@ -34,14 +31,6 @@ type searchState struct {
 	parserMu sync.Mutex
 }
 
-// textExts are the non-code files the retrieval index covers (Markdown is
-// split into sections; the others into line chunks).
-var textExts = map[string]bool{
-	".md": true, ".markdown": true, ".rst": true, ".txt": true, ".adoc": true,
-	".yaml": true, ".yml": true, ".toml": true, ".ini": true, ".cfg": true,
-	".proto": true, ".sql": true, ".graphql": true, ".tf": true, ".dockerfile": true,
-}
-
 // searchIndex returns ws's retrieval index, creating it (and queueing its
 // files for background indexing) on first use. nil while the workspace
 // has no graph yet.
@@ -63,7 +52,7 @@ func (r *registry) searchIndex(ws *workspace) *search.Index {
 	for _, f := range res.Files {
 		paths = append(paths, f.Path)
 	}
-	paths = append(paths, textFiles(ws.root, r.cfg)...)
+	paths = append(paths, res.TextFiles()...)
 	if err := s.ix.Fill(paths); err != nil {
 		r.log.Warn("search fill", "root", ws.root, "err", err)
 	}
@@ -146,48 +135,6 @@ func (r *registry) syncSearch(ws *workspace, prev, next *index.Result) {
 	}
 }
 
-// textFiles lists the documentation and configuration files of root that
-// the retrieval index covers, honouring .gitignore and the skip list.
-func textFiles(root string, cfg config.Config) []string {
-	var ex index.ExcludeCache
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && ex.Excluded(root, rel, true, cfg.SkipDirs) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if !isTextFile(rel) {
-			return nil
-		}
-		if info, err := d.Info(); err != nil || info.Size() > cfg.MaxFileSize {
-			return nil
-		}
-		if ex.Excluded(root, rel, false, cfg.SkipDirs) {
-			return nil
-		}
-		out = append(out, rel)
-		return nil
-	})
-	return out
-}
-
-// isTextFile reports whether the retrieval index covers rel as a
-// documentation or configuration file.
-func isTextFile(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	return textExts[strings.ToLower(path.Ext(rel))] || base == "dockerfile" || base == "makefile" || base == "readme"
-}
-
 // syncSearchText brings the documentation and configuration files among
 // changed paths (a watcher's batch) up to date in ws's retrieval index:
 // the graph's update covers code files only, so a README written while
@@ -200,7 +147,7 @@ func (r *registry) syncSearchText(ws *workspace, changed []string) {
 		return
 	}
 	for _, rel := range changed {
-		if !isTextFile(rel) {
+		if !index.IsTextFile(rel) {
 			continue
 		}
 		p := filepath.Join(ws.root, filepath.FromSlash(rel))

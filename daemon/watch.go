@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -45,6 +44,8 @@ type watcher struct {
 
 	mu         sync.Mutex
 	pending    map[string]bool // changed paths, relative to the root
+	watched    map[string]bool // directories watched, relative to the root
+	walked     []string        // the directories of the last walk followed (followWalk)
 	full       bool            // re-read every file (HEAD moved)
 	structural bool            // files or directories appeared, vanished or moved
 	precise    bool            // the precise SCIP index was written
@@ -81,7 +82,7 @@ func (r *registry) watch(ws *workspace) {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
 	fw, err := newFSWatcher()
-	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
+	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, watched: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
 		pollStop: make(chan struct{}), preciseFile: r.preciseFile(ws)}
 	if err != nil {
 		// No inotify instance left (fs.inotify.max_user_instances):
@@ -105,8 +106,9 @@ func (r *registry) watch(ws *workspace) {
 		return
 	}
 	ws.watch = w
+	res := ws.res
 	ws.mu.Unlock()
-	w.addTree("")
+	w.followWalk(res)
 	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {
 		fw.Add(filepath.Join(ws.root, ".git"))
 	}
@@ -120,37 +122,77 @@ func (r *registry) watch(ws *workspace) {
 	w.mark("", false)
 }
 
-// addTree watches dir (relative to the root) and every directory below it
-// that indexing enters. Files that appeared before the watch was in place
-// are picked up because every update walks the tree.
-func (w *watcher) addTree(rel string) {
-	abs := filepath.Join(w.ws.root, filepath.FromSlash(rel))
-	dirs, err := index.Dirs(abs, w.r.cfg)
-	if err != nil {
+// watchDirs adds watches on dirs (relative to the root). Directories
+// already watched are skipped unless force (a directory made again at a
+// path the watcher knew gets a new watch).
+func (w *watcher) watchDirs(dirs []string, force bool) {
+	if w.fw == nil {
 		return
 	}
 	for _, d := range dirs {
-		if err := w.fw.Add(filepath.Join(abs, filepath.FromSlash(d))); err != nil {
+		w.mu.Lock()
+		known := w.watched[d]
+		w.watched[d] = true
+		w.mu.Unlock()
+		if known && !force {
+			continue
+		}
+		abs := filepath.Join(w.ws.root, filepath.FromSlash(d))
+		if err := w.fw.Add(abs); err != nil {
+			w.mu.Lock()
+			delete(w.watched, d)
+			w.mu.Unlock()
 			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
 				// The watch limit (fs.inotify.max_user_watches): the
 				// rest of the tree is polled.
 				w.startPolling(err)
 				return
 			}
-			w.r.log.Warn("watch: cannot add", "dir", filepath.Join(abs, d), "err", err)
+			w.r.log.Warn("watch: cannot add", "dir", abs, "err", err)
 		}
 	}
 }
 
-// markTextFiles marks the documentation and configuration files already
-// in a new directory, which the update walk (code files only) would not
-// bring to the retrieval index.
-func (w *watcher) markTextFiles(rel string) {
-	for _, t := range textFiles(filepath.Join(w.ws.root, filepath.FromSlash(rel)), w.r.cfg) {
-		p := path.Join(rel, t)
-		if !w.excl.Excluded(w.ws.root, p, false, w.r.cfg.SkipDirs) {
-			w.mark(p, false)
+// forget drops rel and every directory below it from the watched set
+// (inotify drops a removed directory's watch by itself).
+func (w *watcher) forget(rel string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.watched[rel] {
+		return
+	}
+	for d := range w.watched {
+		if d == rel || strings.HasPrefix(d, rel+"/") {
+			delete(w.watched, d)
 		}
+	}
+}
+
+// followWalk watches the directories of res's walk not watched yet (made
+// while no watch was in place to see them), once per walk.
+func (w *watcher) followWalk(res *index.Result) {
+	if res == nil {
+		return
+	}
+	dirs := res.Dirs()
+	w.mu.Lock()
+	same := len(dirs) == len(w.walked) && (len(dirs) == 0 || &dirs[0] == &w.walked[0])
+	w.walked = dirs
+	w.mu.Unlock()
+	if !same {
+		w.watchDirs(dirs, false)
+	}
+}
+
+// addTree watches a directory that just appeared (rel, relative to the
+// root) and every directory below it indexing enters, and marks the
+// documentation and configuration files already in it, which the update
+// walk (code files only) would not bring to the retrieval index.
+func (w *watcher) addTree(rel string) {
+	tree := index.Walk(w.ws.root, rel, w.r.cfg)
+	w.watchDirs(tree.Dirs, true)
+	for _, p := range tree.Text {
+		w.mark(p, false)
 	}
 }
 
@@ -222,13 +264,15 @@ func (w *watcher) events() {
 				w.structural = true
 				w.mu.Unlock()
 			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.forget(rel)
+			}
 			if ev.Has(fsnotify.Create) {
 				if isDir {
 					// Watch the new directory at once, then let the update
 					// walk find whatever was written into it meanwhile
 					// (code files; the text files are marked here).
 					w.addTree(rel)
-					w.markTextFiles(rel)
 				}
 			}
 			w.mark(rel, false)
@@ -301,6 +345,8 @@ func (w *watcher) apply(since time.Time) {
 	if !onlyPrecise {
 		w.r.update(w.ws, hint, full, fast, since)
 		w.r.syncSearchText(w.ws, hint)
+		res, _ := w.ws.snapshot()
+		w.followWalk(res)
 	}
 	if precise {
 		w.r.log.Info("scip index changed: importing it again", "root", w.ws.root)

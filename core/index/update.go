@@ -61,7 +61,8 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	for _, f := range r.Files {
 		old[f.Path] = f
 	}
-	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.trees}
+	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.trees,
+		dirs: d.dirs, text: d.text}
 	nr.Summary.Files, nr.Summary.TooLarge, nr.Summary.Unreadable = len(d.files), d.tooLarge, d.unreadable
 
 	var files []*facts.File
@@ -330,7 +331,8 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 		st.Reparsed++
 	}
 	st.Reused = len(files) - st.Reparsed
-	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary, trees: trees}
+	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary, trees: trees,
+		dirs: r.dirs, text: r.text}
 	nr.finish(r, t0, reparsed, nil)
 	st.Took = time.Since(t0)
 	return nr, st, true, nil

@@ -104,13 +104,13 @@ func (d *Daemon) handleDoctor(w http.ResponseWriter, r *http.Request) {
 	var files map[string]int
 	if root := r.URL.Query().Get("root"); root != "" {
 		if ws := d.reg.find(root); ws != nil {
-			if res, _ := ws.snapshot(); res != nil {
+			if res, _ := ws.Result(); res != nil {
 				files = res.Summary.Languages
 			}
 			if files == nil {
 				files = map[string]int{}
 			}
-			writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(), "workspace": ws.root, "languages": Doctor(ctx, d.reg.lspm, files),
+			writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(), "workspace": ws.Root(), "languages": Doctor(ctx, d.reg.lspm, files),
 				"search_path": d.reg.searchPath()})
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/daemon/hooks"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // hookHost implements hooks.Host on the registry.
@@ -21,7 +22,7 @@ var _ hooks.Host = hookHost{}
 
 func (h hookHost) Lookup(p string) (string, bool) {
 	if w := h.r.find(p); w != nil {
-		return w.root, true
+		return w.Root(), true
 	}
 	return "", false
 }
@@ -32,9 +33,9 @@ func (h hookHost) Lookup(p string) (string, bool) {
 var errNoSource = errors.New("no source files yet")
 
 func (h hookHost) Init(root string) (hooks.View, error) {
-	if w := h.r.find(root); w != nil && w.root == root {
+	if w := h.r.find(root); w != nil && w.Root() == root {
 		v, _ := h.View(root)
-		if v.State != StateFailed {
+		if v.State != workspace.StateFailed {
 			return v, nil
 		}
 	}
@@ -45,7 +46,7 @@ func (h hookHost) Init(root string) (hooks.View, error) {
 	if err != nil {
 		return hooks.View{}, err
 	}
-	return h.view(w), nil
+	return hookView(w.Snapshot()), nil
 }
 
 func (h hookHost) View(root string) (hooks.View, bool) {
@@ -53,20 +54,16 @@ func (h hookHost) View(root string) (hooks.View, bool) {
 	if w == nil {
 		return hooks.View{}, false
 	}
-	return h.view(w), true
+	return hookView(w.Snapshot()), true
 }
 
-func (h hookHost) view(w *workspace) hooks.View {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	v := hooks.View{Root: w.root, State: w.state, Error: w.err, LSP: strings.TrimSpace(w.lspLine() + " " + w.preciseLine())}
-	if w.res != nil {
-		v.Graph = h.r.served(w, w.res)
-		v.Files = w.res.Summary.Parsed
-		v.Languages = w.res.Summary.Languages
-	}
-	if w.state == StateIndexing && w.prog != nil {
-		v.Phase, v.Done, v.Total = w.prog.Snapshot()
+// hookView is a workspace as the hook engine sees it.
+func hookView(s workspace.Snapshot) hooks.View {
+	v := hooks.View{Root: s.Root, State: s.State, Error: s.Err, Graph: s.Graph, LSP: strings.TrimSpace(s.LSP.Line() + " " + s.Precise.Line()),
+		Phase: s.Phase, Done: s.Done, Total: s.Total}
+	if s.Result != nil {
+		v.Files = s.Result.Summary.Parsed
+		v.Languages = s.Result.Summary.Languages
 	}
 	return v
 }
@@ -100,16 +97,16 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 			rels = append(rels, filepath.ToSlash(r))
 		}
 	}
-	u, err := h.r.update(w, rels, false, true, time.Now())
-	if err != nil || u.before == nil {
+	c, err := w.Update(workspace.Changes{Paths: rels, Fast: true, Since: time.Now()})
+	if err != nil || c.Before == nil {
 		return nil, nil, err
 	}
-	before, after := u.card()
+	before, after := c.Card()
 	// The watcher may have applied the edit already, or part of it (a
 	// truncated file in the middle of a save): diff against the graph
 	// before the burst of updates the edit caused. Either way the edit is
 	// now accounted for.
-	if g := w.takeBeforeChanges(rels); g != nil {
+	if g := w.TakeBefore(rels); g != nil {
 		return g, after, nil
 	}
 	return before, after, nil
@@ -124,22 +121,13 @@ func (h hookHost) Prepare(root, path string) {
 	if w == nil || err != nil || strings.HasPrefix(rel, "..") {
 		return
 	}
-	res, _ := w.snapshot()
-	if res == nil || !h.r.warming.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		defer h.r.warming.Store(false)
-		if err := res.WarmTree(filepath.ToSlash(rel)); err != nil {
-			h.r.log.Debug("warm tree", "root", root, "path", rel, "err", err)
-		}
-	}()
+	w.Prepare(filepath.ToSlash(rel))
 }
 
 func (h hookHost) Rescan(root string) {
 	w := h.r.registered(root)
 	if w != nil {
-		go h.r.update(w, nil, true, false, time.Now())
+		go w.Update(workspace.Changes{Full: true, Since: time.Now()})
 	}
 }
 
@@ -150,7 +138,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 	if w == nil {
 		return hooks.BoardInfo{}
 	}
-	b, err := w.loadBoard()
+	b, err := w.Board()
 	if err != nil || b == nil {
 		return hooks.BoardInfo{}
 	}
@@ -197,8 +185,8 @@ func (h hookHost) SnapshotBoard(root string) {
 	if w == nil {
 		return
 	}
-	if b, err := w.loadBoard(); err == nil && b != nil {
-		if err := w.saveBoard(b); err != nil {
+	if b, err := w.Board(); err == nil && b != nil {
+		if err := w.SaveBoard(b); err != nil {
 			h.r.log.Warn("board snapshot", "root", root, "err", err)
 		}
 	}
@@ -222,12 +210,12 @@ func (h hookHost) SaveImpact(root, id string) {
 	if w == nil {
 		return
 	}
-	res, _ := w.snapshot()
+	res, _ := w.Result()
 	if res == nil {
 		return
 	}
 	if i, ok := res.Graph.Index(id); ok {
-		go h.r.saveArtifact(w, res.Graph, "impact", i, 3)
+		go w.SaveArtifact(res.Graph, workspace.ViewImpact, i, 3)
 	}
 }
 
@@ -235,18 +223,7 @@ func (h hookHost) SaveImpact(root, id string) {
 // configDir/codecanvas/ (CLAUDE_CONFIG_DIR, whose session directory
 // outlives a throw-away workspace), and copies what exists now.
 func (h hookHost) Mirror(root, configDir string) {
-	w := h.r.find(root)
-	if w == nil || configDir == "" {
-		return
-	}
-	w.mirrorMu.Lock()
-	known := w.mirrors[configDir]
-	if w.mirrors == nil {
-		w.mirrors = map[string]bool{}
-	}
-	w.mirrors[configDir] = true
-	w.mirrorMu.Unlock()
-	if !known {
-		go w.mirrorAll()
+	if w := h.r.find(root); w != nil {
+		w.Mirror(configDir)
 	}
 }

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -15,9 +14,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
-	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // debounce is how long a burst of file events must be quiet before the
@@ -34,11 +32,13 @@ const maxDelay = 500 * time.Millisecond
 
 // watcher keeps one workspace fresh: fsnotify on every directory indexing
 // enters (new directories are added as they appear), debounced updates,
-// and a full content check when git's HEAD moves.
+// and a full content check when git's HEAD moves. It is the workspace's
+// Watch.
 type watcher struct {
-	r  *registry
-	ws *workspace
-	fw *fsnotify.Watcher
+	r    *registry
+	ws   *workspace.Workspace
+	root string
+	fw   *fsnotify.Watcher
 
 	excl index.ExcludeCache // ignore files, re-read when one changes
 
@@ -49,7 +49,7 @@ type watcher struct {
 	full       bool            // re-read every file (HEAD moved)
 	structural bool            // files or directories appeared, vanished or moved
 	precise    bool            // the precise SCIP index was written
-	// preciseFile is the workspace's precise SCIP index (r.preciseFile).
+	// preciseFile is the workspace's precise SCIP index (PreciseFile).
 	preciseFile string
 	kick        chan struct{}
 	done        chan struct{}
@@ -70,47 +70,39 @@ var pollEvery = 2 * time.Second
 func (w *watcher) startPolling(why error) {
 	w.pollOnce.Do(func() {
 		w.polling.Store(true)
-		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.ws.root, "every", pollEvery, "err", why)
-		go every(pollEvery, w.pollStop, func() { w.r.update(w.ws, nil, false, false, time.Now()) })
+		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.root, "every", pollEvery, "err", why)
+		go every(pollEvery, w.pollStop, func() { w.ws.Update(workspace.Changes{Since: time.Now()}) })
 	})
 }
 
-func (r *registry) watch(ws *workspace) {
+// watch starts following ws's tree.
+func (r *registry) watch(ws *workspace.Workspace) {
 	// Tests widen the window between indexing and watching to prove that
 	// changes made in it are not lost.
 	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
 	fw, err := newFSWatcher()
-	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, watched: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
-		pollStop: make(chan struct{}), preciseFile: r.preciseFile(ws)}
+	w := &watcher{r: r, ws: ws, root: ws.Root(), fw: fw, pending: map[string]bool{}, watched: map[string]bool{}, kick: make(chan struct{}, 1),
+		done: make(chan struct{}), pollStop: make(chan struct{}), preciseFile: ws.PreciseFile()}
 	if err != nil {
 		// No inotify instance left (fs.inotify.max_user_instances):
 		// poll the tree instead.
-		ws.mu.Lock()
-		if ws.removed.Load() {
-			ws.mu.Unlock()
+		if !ws.Watching(w, true) {
 			return
 		}
-		ws.watch = w
-		ws.dirty = false
-		ws.mu.Unlock()
 		go w.updates()
 		w.startPolling(err)
 		return
 	}
-	ws.mu.Lock()
-	if ws.removed.Load() {
-		ws.mu.Unlock()
+	if !ws.Watching(w, false) {
 		fw.Close() // removed before its watches went in
 		return
 	}
-	ws.watch = w
-	res := ws.res
-	ws.mu.Unlock()
+	res, _ := ws.Result()
 	w.followWalk(res)
-	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {
-		fw.Add(filepath.Join(ws.root, ".git"))
+	if fi, err := os.Stat(filepath.Join(w.root, ".git")); err == nil && fi.IsDir() {
+		fw.Add(filepath.Join(w.root, ".git"))
 	}
 	go w.events()
 	go w.updates()
@@ -137,7 +129,7 @@ func (w *watcher) watchDirs(dirs []string, force bool) {
 		if known && !force {
 			continue
 		}
-		abs := filepath.Join(w.ws.root, filepath.FromSlash(d))
+		abs := filepath.Join(w.root, filepath.FromSlash(d))
 		if err := w.fw.Add(abs); err != nil {
 			w.mu.Lock()
 			delete(w.watched, d)
@@ -189,14 +181,15 @@ func (w *watcher) followWalk(res *index.Result) {
 // documentation and configuration files already in it, which the update
 // walk (code files only) would not bring to the retrieval index.
 func (w *watcher) addTree(rel string) {
-	tree := index.Walk(w.ws.root, rel, w.r.cfg)
+	tree := index.Walk(w.root, rel, w.r.cfg)
 	w.watchDirs(tree.Dirs, true)
 	for _, p := range tree.Text {
 		w.mark(p, false)
 	}
 }
 
-func (w *watcher) close() {
+// Close stops following the tree.
+func (w *watcher) Close() {
 	select {
 	case <-w.pollStop:
 	default:
@@ -223,7 +216,7 @@ func (w *watcher) events() {
 	// Closing the fsnotify watcher closes both channels; either ends the
 	// loop, and closing kick ends the update goroutine.
 	defer close(w.kick)
-	gitDir := filepath.Join(w.ws.root, ".git") + string(filepath.Separator)
+	gitDir := filepath.Join(w.root, ".git") + string(filepath.Separator)
 	for {
 		select {
 		case ev, ok := <-w.fw.Events:
@@ -246,7 +239,7 @@ func (w *watcher) events() {
 				w.mark("", false)
 				continue
 			}
-			rel, err := filepath.Rel(w.ws.root, ev.Name)
+			rel, err := filepath.Rel(w.root, ev.Name)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				continue
 			}
@@ -256,7 +249,7 @@ func (w *watcher) events() {
 			}
 			fi, statErr := os.Lstat(ev.Name)
 			isDir := statErr == nil && fi.IsDir()
-			if w.excl.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
+			if w.excl.Excluded(w.root, rel, isDir, w.r.cfg.SkipDirs) {
 				continue // .codecanvas/, node_modules/, ignored files: not the graph's business
 			}
 			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
@@ -281,7 +274,7 @@ func (w *watcher) events() {
 				return
 			}
 			// An overflow loses events: check everything.
-			w.r.log.Warn("watch error", "root", w.ws.root, "err", err)
+			w.r.log.Warn("watch error", "root", w.root, "err", err)
 			w.mark("", true)
 		}
 	}
@@ -294,9 +287,7 @@ func (w *watcher) mark(rel string, full bool) {
 	}
 	w.full = w.full || full
 	w.mu.Unlock()
-	w.ws.mu.Lock()
-	w.ws.dirty = true
-	w.ws.mu.Unlock()
+	w.ws.MarkDirty()
 	select {
 	case w.kick <- struct{}{}:
 	default:
@@ -343,185 +334,23 @@ func (w *watcher) apply(since time.Time) {
 	w.pending, w.full, w.structural, w.precise = map[string]bool{}, false, false, false
 	w.mu.Unlock()
 	if !onlyPrecise {
-		w.r.update(w.ws, hint, full, fast, since)
-		w.r.syncSearchText(w.ws, hint)
-		res, _ := w.ws.snapshot()
+		w.ws.Update(workspace.Changes{Paths: hint, Full: full, Fast: fast, Since: since})
+		res, _ := w.ws.Result()
 		w.followWalk(res)
 	}
 	if precise {
-		w.r.log.Info("scip index changed: importing it again", "root", w.ws.root)
-		go w.r.refine(w.ws)
+		w.r.log.Info("scip index changed: importing it again", "root", w.root)
+		go w.ws.Refine()
 	}
 }
 
-// update brings ws up to date (also used for explicit refreshes). full
-// re-reads every file, as after a branch switch; fast says the hint lists
-// every change and they are all writes, so known files can be re-read
-// without walking the tree (falling back to a full update otherwise).
-func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (u updated, err error) {
-	ws.upd.Lock()
-	defer ws.upd.Unlock()
-	res, _ := ws.snapshot()
-	if res == nil {
-		return u, nil
-	}
-	u.before = r.served(ws, res)
-	if full {
-		for _, f := range res.Files {
-			hint = append(hint, f.Path)
-		}
-	}
-	var next *index.Result
-	var st index.UpdateStats
-	ok := false
-	if fast && len(hint) > 0 {
-		next, st, ok, err = res.UpdateFiles(hint)
-	}
-	if !ok && err == nil {
-		next, st, err = res.Update(hint)
-	}
-	var refineAgain, projectChanged bool
-	if err == nil {
-		refineAgain, u.edited = r.markPending(ws, res, next)
-		projectChanged = r.lspm != nil && next.Project != res.Project && next.ProjectDigest() != res.ProjectDigest()
-	}
-	ws.mu.Lock()
-	w := ws.watch
-	ws.dirty = w != nil && w.hasPending()
-	if err != nil {
-		ws.mu.Unlock()
-		r.log.Warn("update failed", "root", ws.root, "err", err)
-		u.after, u.ts = u.before, res.Graph
-		return u, err
-	}
-	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
-	ws.res = next
-	if changed {
-		// A touch or a repeated event changes nothing visible: same generation.
-		ws.gen++
-		ws.lastUpdate = time.Since(since)
-		ws.updates++
-		ws.stats = st
-	}
-	ws.head = gitHead(ws.root)
-	gen := ws.gen
-	ws.mu.Unlock()
-	// The refined graph follows every update in turn (a splice when the
-	// update was one), so answers keep the language servers' edges.
-	u.after, u.ts = r.served(ws, next), next.Graph
-	if next.Graph != res.Graph && !full && len(hint) <= 64 {
-		now := time.Now()
-		if ws.recent == nil {
-			ws.recent = map[string]recentChange{}
-		}
-		for p, c := range ws.recent {
-			if now.Sub(c.at) > recentWindow {
-				delete(ws.recent, p)
-			}
-		}
-		for _, p := range hint {
-			// Until a hook takes it, the entry keeps the graph before the
-			// first of a file's changes: a non-atomic save seen half-way
-			// (truncated, then the content) must not become the "before".
-			if c, ok := ws.recent[p]; ok && now.Sub(c.at) < recentWindow {
-				c.last = now
-				ws.recent[p] = c
-				continue
-			}
-			ws.recent[p] = recentChange{before: u.before, at: now, last: now}
-		}
-	}
-	if changed {
-		rs := next.ResolveStats()
-		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "resolve", rs.Mode,
-			"resolved", rs.Resolved, "names", rs.Names, "latency", time.Since(since))
-	}
-	go r.persist(ws)
-	if changed {
-		go r.writeSCIP(ws)
-	}
-	r.gc.poke()
-	if changed {
-		go r.syncSearch(ws, res, next)
-	}
-	switch {
-	case projectChanged:
-		// Module paths or path aliases changed: any call may resolve
-		// differently, so the servers are asked about everything.
-		go r.refine(ws)
-	case refineAgain:
-		go r.refineChanged(ws)
-	}
-	return u, nil
-}
-
-// updated is what an update hands a hook: the graphs answers use before
-// and after it, the tree-sitter graph after it, and the files whose
-// content changed.
-type updated struct {
-	before, after, ts *graph.Graph
-	edited            []string
-}
-
-// card returns the graphs an edit card compares: after without the
-// language servers' edges leaving the edited files, which were found for
-// their old content (the servers are asked again in a moment); the
-// tree-sitter edges of those files are fresh.
-func (u updated) card() (before, after *graph.Graph) {
-	if u.after == nil || u.after == u.ts || len(u.edited) == 0 {
-		return u.before, u.after
-	}
-	return u.before, lsp.ApplyFiles(u.after, u.ts, u.edited, nil)
-}
-
-// takeBeforeChanges returns the graph before the recent burst of updates
-// that changed rels (nil when there was none within recentWindow) and
-// forgets it: the next edit starts a new burst.
-//
-// An edit may change several files (a patch): the graph is the one before
-// the earliest of their recent changes.
-func (ws *workspace) takeBeforeChanges(rels []string) *graph.Graph {
-	ws.upd.Lock()
-	defer ws.upd.Unlock()
-	var g *graph.Graph
-	var first time.Time
-	for _, rel := range rels {
-		c, ok := ws.recent[rel]
-		delete(ws.recent, rel)
-		if ok && time.Since(c.at) <= recentWindow && (g == nil || c.at.Before(first)) {
-			g, first = c.before, c.at
-		}
-	}
-	return g
-}
-
-func (w *watcher) hasPending() bool {
+// Pending reports file changes seen and not applied yet.
+func (w *watcher) Pending() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.pending) > 0 || w.full
 }
 
-// gitHead returns the commit HEAD points at ("" outside git), reading
-// .git/HEAD, the ref file or packed-refs.
-func gitHead(root string) string {
-	git := filepath.Join(root, ".git")
-	b, err := os.ReadFile(filepath.Join(git, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	head := strings.TrimSpace(string(b))
-	ref, ok := strings.CutPrefix(head, "ref: ")
-	if !ok {
-		return head // detached
-	}
-	if b, err := os.ReadFile(filepath.Join(git, filepath.FromSlash(ref))); err == nil {
-		return strings.TrimSpace(string(b))
-	}
-	packed, _ := os.ReadFile(filepath.Join(git, "packed-refs"))
-	for _, line := range bytes.Split(packed, []byte("\n")) {
-		if f := strings.Fields(string(line)); len(f) == 2 && f[1] == ref {
-			return f[0]
-		}
-	}
-	return ""
-}
+// Polling reports that the tree is walked every pollEvery because inotify
+// cannot follow it.
+func (w *watcher) Polling() bool { return w.polling.Load() }

@@ -13,7 +13,7 @@ import (
 	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/core/store"
-	"github.com/ccd-dev/ccd/daemon"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 func runRender(c *ctx, args []string) error {
@@ -81,7 +81,7 @@ func runRender(c *ctx, args []string) error {
 				return report.NotFound(g, sym)
 			}
 			pic = render.Impact(g, cands[0], *depth, render.Options{Scale: *scale})
-			file = daemon.ImpactFile(g.Nodes[cands[0]])
+			file = workspace.ImpactFile(g.Nodes[cands[0]])
 		}
 		artifact = filepath.Join(res.Root, store.Dir, file)
 		if format == "svg" {
@@ -105,7 +105,7 @@ func runRender(c *ctx, args []string) error {
 			return fmt.Errorf("write %s: %w", dst, err)
 		}
 		if *out == "" && view == "impact" {
-			daemon.PruneImpacts(filepath.Dir(dst), keepImpactPictures, nil)
+			workspace.PruneImpacts(filepath.Dir(dst), keepImpactPictures, nil)
 		}
 	}
 	fmt.Fprintf(c.stdout, "%s view written to %s (%d bytes)\n", view, dst, len(data))

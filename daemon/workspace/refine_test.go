@@ -1,4 +1,4 @@
-package daemon
+package workspace
 
 import (
 	"context"
@@ -52,11 +52,11 @@ func TestMarkPending(t *testing.T) {
 		{"failed: nothing to keep up", LSPFailed, false, false, false, []*facts.File{a, b2, c}, nil, false},
 		{"not started", "", false, false, false, []*facts.File{a, b2, c}, nil, false},
 	}
-	r := &registry{lspm: lsp.NewManager(lsp.Options{})}
-	defer r.lspm.Close()
+	env := &Env{LSP: lsp.NewManager(lsp.Options{})}
+	defer env.LSP.Close()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ws := &workspace{}
+			ws := &Workspace{env: env}
 			ws.lsp.state, ws.lsp.rerun = tc.state, tc.rerun
 			if tc.ref {
 				ws.lsp.ref = &lsp.Refinement{}
@@ -65,7 +65,7 @@ func TestMarkPending(t *testing.T) {
 				ws.lsp.full = context.Background()
 			}
 			next := &index.Result{Files: tc.next}
-			got, edited := r.markPending(ws, prev, next)
+			got, edited := ws.markPending(prev, next)
 			if tc.pending != nil && tc.state != "" && !slices.Equal(edited, tc.pending) {
 				t.Errorf("edited %v, want %v", edited, tc.pending)
 			}
@@ -85,7 +85,7 @@ func TestMarkPending(t *testing.T) {
 // tree-sitter graph and neither starts a re-application nor moves the
 // refined graph back.
 func TestServedFollowsLatestOnly(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
 	res1, err := index.Build(root, config.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -111,24 +111,24 @@ func TestServedFollowsLatestOnly(t *testing.T) {
 		}
 	}
 	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{{From: from, To: to, Type: graph.Call, Confidence: graph.LSP, Line: 1}}}
-	r := &registry{lspm: lsp.NewManager(lsp.Options{})}
-	defer r.lspm.Close()
-	ws := &workspace{}
+	env := &Env{LSP: lsp.NewManager(lsp.Options{})}
+	defer env.LSP.Close()
+	ws := &Workspace{env: env}
 	s := &ws.lsp
 	s.state, s.ref, s.base, s.g, s.latest, s.seq, s.baseSeq = LSPDone, ref, res1, lsp.Apply(res1.Graph, ref), res1, 1, 1
 
 	// The update of res2: markPending makes it the latest, then it is
 	// followed by a splice.
-	r.markPending(ws, res1, res2)
-	if r.served(ws, res1) != s.g || s.base != res1 {
+	ws.markPending(res1, res2)
+	if ws.served(res1) != s.g || s.base != res1 {
 		t.Error("the answer for res1, still the base, is not the refined graph")
 	}
-	g2 := r.served(ws, res2)
+	g2 := ws.served(res2)
 	if s.base != res2 || s.spliced != 1 || g2 != s.g || g2.Text() != lsp.Apply(res2.Graph, ref).Text() {
 		t.Fatalf("not followed by a splice: base is res2 %v, spliced %d", s.base == res2, s.spliced)
 	}
 	// A slow reader still holding res1.
-	if g := r.served(ws, res1); g != res1.Graph {
+	if g := ws.served(res1); g != res1.Graph {
 		t.Error("an older result got the refined graph of a newer one")
 	}
 	if s.applying || s.base != res2 || s.reapplied != 0 {
@@ -141,7 +141,7 @@ func TestServedFollowsLatestOnly(t *testing.T) {
 // changed, and not at all when the project facts changed or the format
 // is another.
 func TestLoadRefinement(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
 	res, err := index.Build(root, config.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -151,8 +151,8 @@ func TestLoadRefinement(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ws := &workspace{root: root, store: st}
-	r := &registry{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	ws := &Workspace{root: root, env: &Env{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}}
+	ws.persist.st = st
 	files := map[string]string{}
 	for _, f := range res.Files {
 		files[f.Path] = f.Hash
@@ -191,13 +191,13 @@ func TestLoadRefinement(t *testing.T) {
 	if err := st.PutBlob(refinementKey, []byte("{not json")); err != nil {
 		t.Fatal(err)
 	}
-	if ref, changed := r.loadRefinement(ws, res); ref != nil || changed != nil {
+	if ref, changed := ws.loadRefinement(res); ref != nil || changed != nil {
 		t.Errorf("a corrupt stored refinement was used: %v %v", ref, changed)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			put(tc.sr)
-			ref, changed := r.loadRefinement(ws, res)
+			ref, changed := ws.loadRefinement(res)
 			if tc.edges < 0 {
 				if ref != nil {
 					t.Fatalf("used: %+v", ref)
@@ -215,7 +215,7 @@ func TestLoadRefinement(t *testing.T) {
 // callers from keeps the language servers' edges from other files but not
 // those leaving the edited file, found for its old content.
 func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
 	res, err := index.Build(root, config.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -236,15 +236,15 @@ func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
 	if !has(refined, fromApp) || !has(refined, fromEmail) {
 		t.Fatal("the refinement was not applied")
 	}
-	u := updated{before: refined, after: refined, ts: res.Graph, edited: []string{"notify/email.go"}}
-	_, after := u.card()
+	u := Change{Before: refined, After: refined, Tree: res.Graph, Files: []string{"notify/email.go"}}
+	_, after := u.Card()
 	if !has(after, fromApp) {
 		t.Error("the card lost the lsp edge from an unedited file")
 	}
 	if has(after, fromEmail) {
 		t.Error("the card kept an lsp edge the servers found for the edited file's old content")
 	}
-	if _, a := (updated{before: refined, after: refined, ts: res.Graph}).card(); a != refined {
+	if _, a := (Change{Before: refined, After: refined, Tree: res.Graph}).Card(); a != refined {
 		t.Error("with no edited file the card should use the served graph as is")
 	}
 }

@@ -1,10 +1,9 @@
-package daemon
+package workspace
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -55,7 +54,7 @@ type lspState struct {
 	// precise is the refinement the workspace's precise SCIP index gave
 	// (part of ref); preciseInfo describes the last import.
 	precise     *lsp.Refinement
-	preciseInfo preciseInfo
+	preciseInfo PreciseInfo
 	rerun       bool // a re-refinement is scheduled
 	reCancel    context.CancelFunc
 	stopped     bool       // the workspace was removed or the daemon stops
@@ -73,40 +72,18 @@ func (s *lspState) addPending(paths ...string) {
 	}
 }
 
-// lspMode reads CCD_LSP: "auto" (default) refines with the language
-// servers found; "off" never starts one.
-func lspMode() string {
-	if v := strings.ToLower(os.Getenv("CCD_LSP")); v == "off" || v == "0" || v == "false" {
-		return LSPOff
-	}
-	return "auto"
-}
-
-// newLSPManager returns the daemon's language-server manager, nil when
-// CCD_LSP=off.
-func newLSPManager(logf func(string, ...any), warn func(error)) *lsp.Manager {
-	if lspMode() == LSPOff {
-		return nil
-	}
-	specs, err := ServerTable()
-	if err != nil {
-		warn(err)
-	}
-	return lsp.NewManager(lsp.Options{Servers: specs, Logf: logf})
-}
-
 // served is the graph answers use: the refined graph when it is built on
 // res. An update that spliced files into the graph the refinement was
 // applied to is followed by splicing the same files into the refined
 // graph (a few milliseconds); after a full resolve the refinement is
 // applied again in the background and, meanwhile, the tree-sitter graph is
-// served. registry.update calls it for every new result, so the refined
-// graph follows the updates in turn.
-func (r *registry) served(ws *workspace, res *index.Result) *graph.Graph {
+// served. Update calls it for every new result, so the refined graph
+// follows the updates in turn.
+func (w *Workspace) served(res *index.Result) *graph.Graph {
 	if res == nil {
 		return nil
 	}
-	s := &ws.lsp
+	s := &w.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.follow(res)
@@ -149,24 +126,24 @@ func (s *lspState) follow(res *index.Result) *graph.Graph {
 	return res.Graph
 }
 
-// refine asks the language servers about ws's weak and unresolved call
+// Refine asks the language servers about the workspace's weak and unresolved call
 // sites in the background, then serves the refined graph. A refinement
 // stored for exactly the current inputs is used instead, unless the
 // workspace was reindexed. Files edited meanwhile are asked about again
 // once it is done.
-func (r *registry) refine(ws *workspace) {
-	s := &ws.lsp
-	if r.lspm == nil {
-		r.preciseOnly(ws)
+func (w *Workspace) Refine() {
+	s := &w.lsp
+	if w.env.LSP == nil {
+		w.preciseOnly()
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	// The snapshot and the reset of the pending files are one step for
 	// updates, which record their files before they publish.
-	ws.upd.Lock()
-	res, _ := ws.snapshot()
+	w.upd.Lock()
+	res, _ := w.Result()
 	if res == nil {
-		ws.upd.Unlock()
+		w.upd.Unlock()
 		cancel()
 		return
 	}
@@ -175,7 +152,7 @@ func (r *registry) refine(ws *workspace) {
 		// The workspace was removed (or the daemon stops) while it was
 		// indexed: start no server for it.
 		s.mu.Unlock()
-		ws.upd.Unlock()
+		w.upd.Unlock()
 		cancel()
 		return
 	}
@@ -190,24 +167,24 @@ func (r *registry) refine(ws *workspace) {
 	}
 	seq := s.seq
 	s.mu.Unlock()
-	ws.upd.Unlock()
+	w.upd.Unlock()
 
 	t0 := time.Now()
-	pre := r.importPrecise(ws, res)
+	pre := w.importPrecise(res)
 	var ref *lsp.Refinement
 	var changed []string
 	restored := false
-	if !ws.freshLSP.Swap(false) {
-		ref, changed = r.loadRefinement(ws, res)
+	if !w.freshLSP.Swap(false) {
+		ref, changed = w.loadRefinement(res)
 		switch {
 		case len(changed) > lspRerunMaxFiles:
 			// A checkout while the daemon was down: asking about that many
 			// files one by one costs more than a full refinement.
 			ref, changed = nil, nil
-		case ref != nil && r.nowAvailable(ref):
+		case ref != nil && w.nowAvailable(ref):
 			// Made without a server that is installed now.
-			r.log.Info("stored lsp refinement missed a server that is installed now: asking again", "root", ws.root,
-				"missing", missingNames(ref.Stats.Missing))
+			w.env.Log.Info("stored lsp refinement missed a server that is installed now: asking again", "root", w.root,
+				"missing", MissingNames(ref.Stats.Missing))
 			ref, changed = nil, nil
 		}
 		restored = ref != nil
@@ -215,7 +192,7 @@ func (r *registry) refine(ws *workspace) {
 	var err error
 	if ref == nil {
 		// The servers are asked about what the precise index left open.
-		ref, err = lsp.Refine(ctx, r.lspm, ws.root, lsp.Apply(res.Graph, pre), res.Files, lsp.RefineOptions{Progress: func(done, total int) {
+		ref, err = lsp.Refine(ctx, w.env.LSP, w.root, lsp.Apply(res.Graph, pre), res.Files, lsp.RefineOptions{Progress: func(done, total int) {
 			s.mu.Lock()
 			s.done, s.total = done, total
 			s.mu.Unlock()
@@ -240,7 +217,7 @@ func (r *registry) refine(ws *workspace) {
 	s.full = nil
 	if err != nil {
 		s.state, s.err = LSPFailed, err.Error()
-		r.log.Warn("lsp refine", "root", ws.root, "err", err)
+		w.env.Log.Warn("lsp refine", "root", w.root, "err", err)
 		return
 	}
 	s.ref, s.state, s.precise = ref, LSPDone, pre
@@ -254,19 +231,19 @@ func (r *registry) refine(ws *workspace) {
 	if len(s.pending) > 0 && !s.rerun {
 		// Files edited while the servers were asked: ask about them again.
 		s.rerun = true
-		go r.refineChanged(ws)
+		go w.refineChanged()
 	}
 	if restored {
 		if len(changed) == 0 {
 			s.saved = ref
 		}
-		r.log.Info("lsp refinement restored", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
+		w.env.Log.Info("lsp refinement restored", "root", w.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
 			"changed_while_down", len(changed), "to_ask", len(s.pending))
 		return
 	}
-	r.log.Info("lsp refine", "root", ws.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
+	w.env.Log.Info("lsp refine", "root", w.root, "added", ref.Stats.Added, "upgraded", ref.Stats.Upgraded,
 		"stale", ref.Stats.Stale, "asked", ref.Stats.Asked, "servers", fmt.Sprint(ref.Stats.Servers), "took", time.Since(t0))
-	go r.saveRefinement(ws)
+	go w.saveRefinement()
 }
 
 // refinementKey is the store blob that keeps a workspace's refinement
@@ -294,12 +271,12 @@ type savedRefinement struct {
 // with no server at all like a complete one.
 const refinementFormat = 3
 
-// saveRefinement stores ws's refinement when it is complete (done, no
+// saveRefinement stores the workspace's refinement when it is complete (done, no
 // edited file waiting to be asked about again) and not stored yet. Every
 // change is pending before it is published, so a complete refinement
 // covers base's inputs, whose fingerprint it is stored with.
-func (r *registry) saveRefinement(ws *workspace) {
-	s := &ws.lsp
+func (w *Workspace) saveRefinement() {
+	s := &w.lsp
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	s.mu.Lock()
@@ -309,7 +286,7 @@ func (r *registry) saveRefinement(ws *workspace) {
 	ok := ref != nil && base != nil && s.state == LSPDone && len(s.pending) == 0 && !s.rerun && ref != s.saved &&
 		s.baseSeq == s.seq
 	s.mu.Unlock()
-	if !ok || ws.store == nil || r.lspm == nil {
+	if !ok || w.persist.st == nil || w.env.LSP == nil {
 		return
 	}
 	saved := ref
@@ -321,10 +298,10 @@ func (r *registry) saveRefinement(ws *workspace) {
 	data, err := json.Marshal(savedRefinement{Format: refinementFormat, Fingerprint: base.Fingerprint(),
 		Project: base.ProjectDigest(), Files: files, Edges: ref.Edges, Stale: ref.Stale, Stats: ref.Stats})
 	if err == nil {
-		err = ws.store.PutBlob(refinementKey, data)
+		err = w.persist.st.PutBlob(refinementKey, data)
 	}
 	if err != nil {
-		r.log.Warn("lsp refinement not saved", "root", ws.root, "err", err)
+		w.env.Log.Warn("lsp refinement not saved", "root", w.root, "err", err)
 		return
 	}
 	s.mu.Lock()
@@ -332,23 +309,23 @@ func (r *registry) saveRefinement(ws *workspace) {
 	s.mu.Unlock()
 }
 
-// loadRefinement returns the refinement stored for ws, made for inputs
+// loadRefinement returns the refinement stored for the workspace, made for inputs
 // like res's, or nil. When files changed while the daemon was down (and
 // the project facts did not), the entries of call sites in unchanged
 // files are kept and the changed files are returned, to be asked about
 // again; nothing changed, nothing is asked. Answers get the language
 // servers' edges at once either way.
-func (r *registry) loadRefinement(ws *workspace, res *index.Result) (*lsp.Refinement, []string) {
-	if ws.store == nil {
+func (w *Workspace) loadRefinement(res *index.Result) (*lsp.Refinement, []string) {
+	if w.persist.st == nil {
 		return nil, nil
 	}
-	data, err := ws.store.Blob(refinementKey)
+	data, err := w.persist.st.Blob(refinementKey)
 	if err != nil || data == nil {
 		return nil, nil
 	}
 	var sr savedRefinement
 	if err := json.Unmarshal(data, &sr); err != nil || sr.Format != refinementFormat {
-		r.log.Warn("stored lsp refinement unusable, asking the servers again", "root", ws.root, "err", err, "format", sr.Format)
+		w.env.Log.Warn("stored lsp refinement unusable, asking the servers again", "root", w.root, "err", err, "format", sr.Format)
 		return nil, nil
 	}
 	ref := &lsp.Refinement{Edges: sr.Edges, Stale: sr.Stale, Stats: sr.Stats}
@@ -369,9 +346,10 @@ func (r *registry) loadRefinement(ws *workspace, res *index.Result) (*lsp.Refine
 	return ref.Replace(res.Graph, changed, nil), paths
 }
 
-// stopLSP cancels ws's refinement and stops its language servers.
-func (r *registry) stopLSP(ws *workspace) {
-	s := &ws.lsp
+// StopRefining cancels the workspace's refinement and stops its language
+// servers.
+func (w *Workspace) StopRefining() {
+	s := &w.lsp
 	s.mu.Lock()
 	for _, c := range []context.CancelFunc{s.cancel, s.reCancel} {
 		if c != nil {
@@ -380,38 +358,38 @@ func (r *registry) stopLSP(ws *workspace) {
 	}
 	s.stopped = true
 	s.mu.Unlock()
-	if r.lspm != nil {
-		r.lspm.StopRoot(ws.root)
+	if w.env.LSP != nil {
+		w.env.LSP.StopRoot(w.root)
 	}
 }
 
-// lspSummary is ws's refinement as answers and cards show it.
-type lspSummary struct {
-	state              string
-	added, upgraded    int
-	done, total        int
-	spliced, reapplied int
-	// servers maps each language asked about to the server that answered;
-	// missing maps each language that had call sites to ask about, but no
+// LSPSummary is a workspace's refinement as answers and cards show it.
+type LSPSummary struct {
+	State              string // LSPOff, LSPRefining, LSPDone, LSPFailed or "" (not started)
+	Added, Upgraded    int    // call edges the servers added and confirmed
+	Done, Total        int    // call sites asked so far, of
+	Spliced, Reapplied int    // how the refined graph followed updates
+	// Servers maps each language asked about to the server that answered;
+	// Missing maps each language that had call sites to ask about, but no
 	// installed server, to the server it needs.
-	servers, missing map[string]string
+	Servers, Missing map[string]string
 }
 
-// lspInfo summarises ws's refinement.
-func (ws *workspace) lspInfo() lspSummary {
-	s := &ws.lsp
+// lspSummary summarises the refinement and the last precise import.
+func (w *Workspace) lspSummary() (LSPSummary, PreciseInfo) {
+	s := &w.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := lspSummary{state: s.state, done: s.done, total: s.total, spliced: s.spliced, reapplied: s.reapplied}
+	out := LSPSummary{State: s.state, Done: s.done, Total: s.total, Spliced: s.spliced, Reapplied: s.reapplied}
 	if s.ref != nil {
 		st := s.ref.Stats
-		out.added, out.upgraded, out.missing, out.servers = st.Added, st.Upgraded, st.Missing, st.Used
+		out.Added, out.Upgraded, out.Missing, out.Servers = st.Added, st.Upgraded, st.Missing, st.Used
 	}
-	return out
+	return out, s.preciseInfo
 }
 
-// missingNames lists the servers of a missing map, sorted ("gopls, pyright").
-func missingNames(missing map[string]string) string {
+// MissingNames lists the servers of a missing map, sorted ("gopls, pyright").
+func MissingNames(missing map[string]string) string {
 	names := make([]string, 0, len(missing))
 	for _, n := range missing {
 		names = append(names, n)
@@ -420,80 +398,64 @@ func missingNames(missing map[string]string) string {
 	return strings.Join(names, ", ")
 }
 
-// lspLine is the one-line language-server summary of the orientation card.
-func (ws *workspace) lspLine() string {
-	l := ws.lspInfo()
-	switch l.state {
+// Line is the one-line language-server summary of the orientation card,
+// "" when there is nothing to say.
+func (l LSPSummary) Line() string {
+	switch l.State {
 	case "", LSPOff:
 		return ""
 	case LSPRefining:
-		if l.total > 0 {
-			return fmt.Sprintf("Language servers: refining call edges (%d/%d call sites asked).", l.done, l.total)
+		if l.Total > 0 {
+			return fmt.Sprintf("Language servers: refining call edges (%d/%d call sites asked).", l.Done, l.Total)
 		}
 		return "Language servers: starting."
 	case LSPFailed:
 		return "Language servers: refinement failed (see ccd doctor); the tree-sitter graph is in use."
 	}
 	missing := ""
-	if len(l.missing) > 0 {
-		missing = fmt.Sprintf(" %s not found: calls only a language server resolves (through interfaces, values) may be missing.", missingNames(l.missing))
+	if len(l.Missing) > 0 {
+		missing = fmt.Sprintf(" %s not found: calls only a language server resolves (through interfaces, values) may be missing.", MissingNames(l.Missing))
 	}
-	if len(l.servers) == 0 {
+	if len(l.Servers) == 0 {
 		return strings.TrimSpace("Language servers:" + missing)
 	}
 	var used []string
-	for lang, srv := range l.servers {
+	for lang, srv := range l.Servers {
 		used = append(used, lang+": "+srv)
 	}
 	sort.Strings(used)
-	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).%s", l.added, l.upgraded, strings.Join(used, "; "), missing)
+	return fmt.Sprintf("Language servers: %d call edges added, %d confirmed (%s).%s", l.Added, l.Upgraded, strings.Join(used, "; "), missing)
 }
 
-// lspRescanEvery is how often the daemon looks again for the servers a
-// workspace's refinement missed.
-var lspRescanEvery = 30 * time.Second
-
-// watchServers looks for missing language servers every lspRescanEvery
-// until stop is closed, and refines again the workspaces one appeared for.
-func (r *registry) watchServers(stop <-chan struct{}) {
-	every(lspRescanEvery, stop, func() { r.checkServers(false) })
-}
-
-// checkServers starts a full refinement of every workspace whose
-// refinement is done but missed a server that is installed now. With
-// rescan, "not found" answers cached by the manager are dropped first
-// (doctor, status: a person who just installed one asks at once).
-func (r *registry) checkServers(rescan bool) {
-	if r.lspm == nil {
-		return
+// CheckServers starts a full refinement when the last one is done but
+// missed a server that is installed now, and reports whether it did.
+func (w *Workspace) CheckServers() bool {
+	if w.env.LSP == nil {
+		return false
 	}
-	if rescan {
-		r.lspm.Rescan()
+	s := &w.lsp
+	s.mu.Lock()
+	var missing map[string]string
+	if s.state == LSPDone && s.ref != nil && !s.stopped && s.full == nil {
+		missing = s.ref.Stats.Missing
 	}
-	for _, ws := range r.list() {
-		s := &ws.lsp
-		s.mu.Lock()
-		var missing map[string]string
-		if s.state == LSPDone && s.ref != nil && !s.stopped && s.full == nil {
-			missing = s.ref.Stats.Missing
-		}
-		s.mu.Unlock()
-		for lang := range missing {
-			if r.lspm.Available(lang) {
-				r.log.Info("language server installed, refining again", "root", ws.root, "language", lang)
-				ws.freshLSP.Store(true)
-				r.markRefining(ws)
-				go r.refine(ws)
-				break
-			}
+	s.mu.Unlock()
+	for lang := range missing {
+		if w.env.LSP.Available(lang) {
+			w.env.Log.Info("language server installed, refining again", "root", w.root, "language", lang)
+			w.freshLSP.Store(true)
+			w.markRefining()
+			go w.Refine()
+			return true
 		}
 	}
+	return false
 }
 
-// markRefining shows ws as refining before the run starts, so that the
+// markRefining shows the workspace as refining before the run starts, so that the
 // answer that found the server already says so.
-func (r *registry) markRefining(ws *workspace) {
-	s := &ws.lsp
+func (w *Workspace) markRefining() {
+	s := &w.lsp
 	s.mu.Lock()
 	s.state, s.done, s.total = LSPRefining, 0, 0
 	s.mu.Unlock()
@@ -501,87 +463,30 @@ func (r *registry) markRefining(ws *workspace) {
 
 // nowAvailable reports whether a server a refinement missed is installed
 // now.
-func (r *registry) nowAvailable(ref *lsp.Refinement) bool {
+func (w *Workspace) nowAvailable(ref *lsp.Refinement) bool {
 	for lang := range ref.Stats.Missing {
-		if r.lspm.Available(lang) {
+		if w.env.LSP.Available(lang) {
 			return true
 		}
 	}
 	return false
 }
 
-// serverFile is the format of the user's language-server table.
-type serverFile struct {
-	Servers []struct {
-		Language     string                     `json:"language"`
-		Name         string                     `json:"name"`
-		Command      []string                   `json:"command"`
-		Extensions   []string                   `json:"extensions"`
-		InitOptions  json.RawMessage            `json:"init_options"`
-		Settings     map[string]json.RawMessage `json:"settings"`
-		LanguageIDs  map[string]string          `json:"language_ids"`
-		VersionArgs  []string                   `json:"version_args"`
-		VersionMatch string                     `json:"version_match"`
-		Env          []string                   `json:"env"`
-	} `json:"servers"`
-}
-
-// ServerTable returns the language servers ccd may start: the entries of
-// $CCD_LSP_SERVERS (a JSON file), else of ~/.config/ccd/servers.json when
-// it exists, ahead of the built-in table, so a user entry for a language
-// wins and a new language needs no code:
-//
-//	{"servers": [{"language": "zig", "command": ["zls"], "extensions": [".zig"]}]}
-func ServerTable() ([]lsp.ServerSpec, error) {
-	path := os.Getenv("CCD_LSP_SERVERS")
-	if path == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			p := filepath.Join(home, ".config", "ccd", "servers.json")
-			if _, err := os.Stat(p); err == nil {
-				path = p
-			}
-		}
-	}
-	specs := lsp.DefaultServers()
-	if path == "" {
-		return specs, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return specs, fmt.Errorf("language-server table %s: %w", path, err)
-	}
-	var f serverFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return specs, fmt.Errorf("language-server table %s: %w (want {\"servers\": [{\"language\", \"command\", \"extensions\"}]})", path, err)
-	}
-	var user []lsp.ServerSpec
-	for i, s := range f.Servers {
-		spec := lsp.ServerSpec{Language: s.Language, Name: s.Name, Command: s.Command, Extensions: s.Extensions,
-			InitOptions: s.InitOptions, Settings: s.Settings, LanguageIDs: s.LanguageIDs, VersionArgs: s.VersionArgs,
-			VersionMatch: s.VersionMatch, Env: s.Env}
-		if err := spec.Validate(); err != nil {
-			return specs, fmt.Errorf("language-server table %s: entry %d: %w", path, i+1, err)
-		}
-		user = append(user, spec)
-	}
-	return append(user, specs...), nil
-}
-
-// markPending runs under ws.upd before next is published: it makes next
+// markPending runs under w.upd before next is published: it makes next
 // the latest result and records the files whose content differs between
 // prev and next as waiting to be asked about again, so a refinement is
 // never taken for complete (and stored) while a published change is not
 // pending. It reports whether a re-refinement must be started: not while
 // a full refinement runs (it starts one when done) or one is scheduled.
 // Both results' files are sorted by path; unchanged files share facts.
-func (r *registry) markPending(ws *workspace, prev, next *index.Result) (schedule bool, edited []string) {
+func (w *Workspace) markPending(prev, next *index.Result) (schedule bool, edited []string) {
 	if prev == nil || next == nil {
 		return false, nil
 	}
-	s := &ws.lsp
+	s := &w.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r.lspm == nil {
+	if w.env.LSP == nil {
 		// No servers: only a precise index refines, and its edges leaving
 		// edited files go now (the files are not as indexed any more).
 		if s.ref == nil {
@@ -640,11 +545,11 @@ func editedFiles(prev, next *index.Result) (edited []string) {
 
 // refineChanged re-asks the language servers about the call sites of the
 // pending files (markPending), after telling them the files changed, and
-// merges the answers into ws's refinement: the edges from those files are
+// merges the answers into the workspace's refinement: the edges from those files are
 // replaced. It runs in the background after updates (coalesced), only
 // once a first refinement is done.
-func (r *registry) refineChanged(ws *workspace) {
-	s := &ws.lsp
+func (w *Workspace) refineChanged() {
+	s := &w.lsp
 	// Edits come in bursts: wait a moment, then take everything pending.
 	time.Sleep(lspEditDelay)
 	s.runMu.Lock()
@@ -653,15 +558,15 @@ func (r *registry) refineChanged(ws *workspace) {
 	defer cancel()
 	// The pending files and the snapshot are taken in one step for
 	// updates, which record their files before they publish.
-	ws.upd.Lock()
-	res, _ := ws.snapshot()
+	w.upd.Lock()
+	res, _ := w.Result()
 	s.mu.Lock()
 	s.rerun = false
 	if s.ref == nil || s.full != nil || s.stopped || res == nil {
 		// A full refinement runs (it starts a re-run for what is pending
 		// when done), or the workspace is gone.
 		s.mu.Unlock()
-		ws.upd.Unlock()
+		w.upd.Unlock()
 		return
 	}
 	paths := s.pending
@@ -669,22 +574,22 @@ func (r *registry) refineChanged(ws *workspace) {
 	ref := s.ref
 	s.state, s.reCancel = LSPRefining, cancel
 	s.mu.Unlock()
-	ws.upd.Unlock()
+	w.upd.Unlock()
 
 	var files []*facts.File
 	var abs []string
 	for _, f := range res.Files {
 		if paths[f.Path] {
 			files = append(files, f)
-			abs = append(abs, filepath.Join(ws.root, filepath.FromSlash(f.Path)))
+			abs = append(abs, filepath.Join(w.root, filepath.FromSlash(f.Path)))
 		}
 	}
 	for _, p := range abs {
-		if sess, err := r.lspm.SessionFor(ws.root, p); err == nil && sess.Ready() {
+		if sess, err := w.env.LSP.SessionFor(w.root, p); err == nil && sess.Ready() {
 			sess.FilesChanged(ctx, []string{p})
 		}
 	}
-	add, err := lsp.Refine(ctx, r.lspm, ws.root, res.Graph, files, lsp.RefineOptions{})
+	add, err := lsp.Refine(ctx, w.env.LSP, w.root, res.Graph, files, lsp.RefineOptions{})
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reCancel = nil
@@ -708,7 +613,7 @@ func (r *registry) refineChanged(ws *workspace) {
 			s.addPending(p)
 		}
 		if err != nil {
-			r.log.Warn("lsp refine after edit", "root", ws.root, "err", err)
+			w.env.Log.Warn("lsp refine after edit", "root", w.root, "err", err)
 		}
 		return
 	}
@@ -724,9 +629,9 @@ func (r *registry) refineChanged(ws *workspace) {
 	s.ref = merged
 	s.g = lsp.ApplyFiles(s.g, s.base.Graph, changed, merged)
 	s.spliced++
-	r.log.Info("lsp refine after edit", "root", ws.root, "files", len(files), "edges", len(add.Edges))
+	w.env.Log.Info("lsp refine after edit", "root", w.root, "files", len(files), "edges", len(add.Edges))
 	if len(s.pending) == 0 && !s.rerun {
-		go r.saveRefinement(ws)
+		go w.saveRefinement()
 	}
 }
 
@@ -736,3 +641,7 @@ const lspRerunMaxFiles = 200
 
 // lspEditDelay is how long re-refinement waits for more edits.
 var lspEditDelay = 500 * time.Millisecond
+
+// RefineFresh makes the next refinement ask the language servers even
+// when the store holds one for the same inputs (ccd reindex).
+func (w *Workspace) RefineFresh() { w.freshLSP.Store(true) }

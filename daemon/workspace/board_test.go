@@ -1,4 +1,4 @@
-package daemon
+package workspace
 
 import (
 	"os"
@@ -54,8 +54,9 @@ func TestBoardRecovery(t *testing.T) {
 			}
 			dir := filepath.Join(root, store.Dir)
 			os.WriteFile(filepath.Join(dir, boardBackup), backup, 0o600)
-			w := &workspace{root: root, store: st}
-			b, err := w.loadBoard()
+			w := &Workspace{root: root}
+			w.persist.st = st
+			b, err := w.Board()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,11 +79,12 @@ func TestBoardRecovery(t *testing.T) {
 	st.PutBlob(boardKey, []byte("garbage"))
 	dir := filepath.Join(root, store.Dir)
 	os.WriteFile(filepath.Join(dir, boardBackup), []byte("garbage too"), 0o600)
-	w := &workspace{root: root, store: st}
-	b, _ := w.loadBoard()
+	w := &Workspace{root: root}
+	w.persist.st = st
+	b, _ := w.Board()
 	os.WriteFile(filepath.Join(dir, boardBackup), boardWith(t, 103), 0o600)
 	b.Claim(board.Question, "one new claim")
-	if err := w.saveBoard(b); err != nil {
+	if err := w.SaveBoard(b); err != nil {
 		t.Fatal(err)
 	}
 	kept, _ := filepath.Glob(filepath.Join(dir, "board.bak-*.json"))

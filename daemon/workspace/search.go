@@ -1,19 +1,15 @@
-package daemon
+package workspace
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
-	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/parse"
 	"github.com/ccd-dev/ccd/core/search"
-	"github.com/ccd-dev/ccd/daemon/mcp"
 )
 
 // searchState is a workspace's retrieval index, created on first use and
@@ -31,22 +27,22 @@ type searchState struct {
 	parserMu sync.Mutex
 }
 
-// searchIndex returns ws's retrieval index, creating it (and queueing its
-// files for background indexing) on first use. nil while the workspace
-// has no graph yet.
-func (r *registry) searchIndex(ws *workspace) *search.Index {
-	res, _ := ws.snapshot()
+// Search returns the workspace's retrieval index, creating it (and
+// queueing its files for background indexing) on first use. nil while the
+// workspace has no graph yet.
+func (w *Workspace) Search() *search.Index {
+	res, _ := w.Result()
 	if res == nil {
 		return nil
 	}
-	s := &ws.search
+	s := &w.search
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ix != nil {
 		return s.ix
 	}
-	s.ix = search.NewWithOptions(search.Options{Root: ws.root, Parse: func(p string, content []byte) (string, []facts.Def, error) {
-		return r.parseForSearch(ws, p, content)
+	s.ix = search.NewWithOptions(search.Options{Root: w.root, Parse: func(p string, content []byte) (string, []facts.Def, error) {
+		return w.parseForSearch(p, content)
 	}})
 	paths := make([]string, 0, len(res.Files))
 	for _, f := range res.Files {
@@ -54,7 +50,7 @@ func (r *registry) searchIndex(ws *workspace) *search.Index {
 	}
 	paths = append(paths, res.TextFiles()...)
 	if err := s.ix.Fill(paths); err != nil {
-		r.log.Warn("search fill", "root", ws.root, "err", err)
+		w.env.Log.Warn("search fill", "root", w.root, "err", err)
 	}
 	return s.ix
 }
@@ -62,13 +58,13 @@ func (r *registry) searchIndex(ws *workspace) *search.Index {
 // parseForSearch gives the retrieval index a file's language and
 // definitions: the workspace's facts when the content is the one they were
 // made from, else a fresh parse.
-func (r *registry) parseForSearch(ws *workspace, p string, content []byte) (string, []facts.Def, error) {
+func (w *Workspace) parseForSearch(p string, content []byte) (string, []facts.Def, error) {
 	lang := config.LanguageFor(p)
 	if lang == nil {
 		return "", nil, nil
 	}
-	res, _ := ws.snapshot()
-	s := &ws.search
+	res, _ := w.Result()
+	s := &w.search
 	s.mu.Lock()
 	if res != nil && s.factsOf != res {
 		s.byPath = make(map[string]*facts.File, len(res.Files))
@@ -98,13 +94,13 @@ func (r *registry) parseForSearch(ws *workspace, p string, content []byte) (stri
 	return ff.Lang, ff.Defs, nil
 }
 
-// syncSearch brings ws's retrieval index (when it exists) up to date with
+// syncSearch brings the workspace's retrieval index (when it exists) up to date with
 // an update from prev to next: changed files are re-indexed, removed ones
 // dropped.
-func (r *registry) syncSearch(ws *workspace, prev, next *index.Result) {
-	ws.search.mu.Lock()
-	ix := ws.search.ix
-	ws.search.mu.Unlock()
+func (w *Workspace) syncSearch(prev, next *index.Result) {
+	w.search.mu.Lock()
+	ix := w.search.ix
+	w.search.mu.Unlock()
 	if ix == nil || prev == nil || next == nil {
 		return
 	}
@@ -118,7 +114,7 @@ func (r *registry) syncSearch(ws *workspace, prev, next *index.Result) {
 		if ok && h == f.Hash {
 			continue
 		}
-		content, err := os.ReadFile(filepath.Join(ws.root, filepath.FromSlash(f.Path)))
+		content, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(f.Path)))
 		if err != nil {
 			ix.Remove(f.Path)
 			continue
@@ -127,7 +123,7 @@ func (r *registry) syncSearch(ws *workspace, prev, next *index.Result) {
 			continue // changed again since; the next update brings it
 		}
 		if err := ix.Update(f.Path, content, f.Lang, f.Defs); err != nil {
-			r.log.Warn("search update", "root", ws.root, "path", f.Path, "err", err)
+			w.env.Log.Warn("search update", "root", w.root, "path", f.Path, "err", err)
 		}
 	}
 	for p := range old {
@@ -136,13 +132,13 @@ func (r *registry) syncSearch(ws *workspace, prev, next *index.Result) {
 }
 
 // syncSearchText brings the documentation and configuration files among
-// changed paths (a watcher's batch) up to date in ws's retrieval index:
+// changed paths up to date in the workspace's retrieval index:
 // the graph's update covers code files only, so a README written while
 // the daemon runs is found by the next query.
-func (r *registry) syncSearchText(ws *workspace, changed []string) {
-	ws.search.mu.Lock()
-	ix := ws.search.ix
-	ws.search.mu.Unlock()
+func (w *Workspace) syncSearchText(changed []string) {
+	w.search.mu.Lock()
+	ix := w.search.ix
+	w.search.mu.Unlock()
 	if ix == nil {
 		return
 	}
@@ -150,9 +146,9 @@ func (r *registry) syncSearchText(ws *workspace, changed []string) {
 		if !index.IsTextFile(rel) {
 			continue
 		}
-		p := filepath.Join(ws.root, filepath.FromSlash(rel))
+		p := filepath.Join(w.root, filepath.FromSlash(rel))
 		info, err := os.Stat(p)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > r.cfg.MaxFileSize {
+		if err != nil || !info.Mode().IsRegular() || info.Size() > w.env.Config.MaxFileSize {
 			ix.Remove(rel)
 			continue
 		}
@@ -162,37 +158,14 @@ func (r *registry) syncSearchText(ws *workspace, changed []string) {
 			continue
 		}
 		if err := ix.Update(rel, content, "", nil); err != nil {
-			r.log.Warn("search update", "root", ws.root, "path", rel, "err", err)
+			w.env.Log.Warn("search update", "root", w.root, "path", rel, "err", err)
 		}
 	}
 }
 
-// Search serves the retrieval tools: the workspace holding root (added and
-// indexed when new) with its retrieval index and current graph.
-func (h mcpHost) Search(ctx context.Context, root string) (*search.Index, *graph.Graph, error) {
-	if h.r.find(root) == nil {
-		if _, err := h.Init(ctx, root); err != nil {
-			return nil, nil, err
-		}
-	}
-	g, _, err := h.Graph(ctx, root)
-	if err != nil {
-		return nil, nil, err
-	}
-	w := h.r.find(root)
-	if w == nil {
-		return nil, nil, fmt.Errorf("%w: %s", mcp.ErrNotInitialized, root)
-	}
-	ix := h.r.searchIndex(w)
-	if ix == nil {
-		return nil, nil, fmt.Errorf("%w: %s", mcp.ErrIndexing, root)
-	}
-	return ix, g, nil
-}
-
-// closeSearch releases ws's parser (the index itself is garbage).
-func (ws *workspace) closeSearch() {
-	s := &ws.search
+// closeSearch releases the search parser (the index itself is garbage).
+func (w *Workspace) closeSearch() {
+	s := &w.search
 	s.parserMu.Lock()
 	defer s.parserMu.Unlock()
 	if s.parser != nil {

@@ -1,53 +1,53 @@
-package daemon
+package workspace
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/scip"
-	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
-// preciseInfo is what the last import of a workspace's precise SCIP
+// PreciseInfo is what the last import of a workspace's precise SCIP
 // index did, for status and the orientation card.
-type preciseInfo struct {
+type PreciseInfo struct {
 	file  string // absolute
 	made  time.Time
 	stats scip.ImportStats
 	err   string // why the index was not used
 }
 
-// preciseFile is the precise index a workspace's configuration names,
+// PreciseFile is the precise index a workspace's configuration names,
 // absolute, or "" when precise mode is off.
-func (r *registry) preciseFile(ws *workspace) string {
-	f := r.cfg.SCIPIndex
+func (w *Workspace) PreciseFile() string {
+	f := w.env.Config.SCIPIndex
 	if f == "" {
 		return ""
 	}
 	if !filepath.IsAbs(f) {
-		f = filepath.Join(ws.root, filepath.FromSlash(f))
+		f = filepath.Join(w.root, filepath.FromSlash(f))
 	}
 	return f
 }
 
-// importPrecise reads ws's precise SCIP index, when it has one, and
+// importPrecise reads the workspace's precise SCIP index, when it has one, and
 // imports it into res's graph: a refinement with confidence precise, or
 // nil. An index that cannot be used (unreadable, written by ccd itself)
 // is reported in the workspace's status and logged; it never fails the
 // refinement.
-func (r *registry) importPrecise(ws *workspace, res *index.Result) *lsp.Refinement {
-	file := r.preciseFile(ws)
-	info := preciseInfo{file: file}
+func (w *Workspace) importPrecise(res *index.Result) *lsp.Refinement {
+	file := w.PreciseFile()
+	info := PreciseInfo{file: file}
 	defer func() {
-		ws.lsp.mu.Lock()
-		ws.lsp.preciseInfo = info
-		ws.lsp.mu.Unlock()
+		w.lsp.mu.Lock()
+		w.lsp.preciseInfo = info
+		w.lsp.mu.Unlock()
 	}()
 	if file == "" {
 		return nil
@@ -56,17 +56,17 @@ func (r *registry) importPrecise(ws *workspace, res *index.Result) *lsp.Refineme
 		info.file = ""
 		return nil
 	}
-	p, err := scip.Load(ws.root, file)
+	p, err := scip.Load(w.root, file)
 	if err != nil {
 		info.err = err.Error()
 		if !errors.Is(err, scip.ErrOwnIndex) {
-			r.log.Warn("scip index not used", "root", ws.root, "file", file, "err", err)
+			w.env.Log.Warn("scip index not used", "root", w.root, "file", file, "err", err)
 		}
 		return nil
 	}
-	ref, st := scip.Import(ws.root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(ws.root, p.Made)})
+	ref, st := scip.Import(w.root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(w.root, p.Made)})
 	info.made, info.stats = p.Made, st
-	r.log.Info("scip index imported", "root", ws.root, "file", file, "tool", st.Tool, "documents", st.Used,
+	w.env.Log.Info("scip index imported", "root", w.root, "file", file, "tool", st.Tool, "documents", st.Used,
 		"changed", st.Changed, "confirmed", st.Confirmed, "added", st.Added, "redirected", st.Redirected, "took", st.Duration)
 	return ref
 }
@@ -116,12 +116,9 @@ func withoutPrecise(ref, pre *lsp.Refinement) *lsp.Refinement {
 	return out
 }
 
-// preciseLine is the orientation card's line about the precise index.
-func (ws *workspace) preciseLine() string {
-	s := &ws.lsp
-	s.mu.Lock()
-	info := s.preciseInfo
-	s.mu.Unlock()
+// Line is the orientation card's line about the precise index, "" when
+// there is none.
+func (info PreciseInfo) Line() string {
 	switch {
 	case info.file == "":
 		return ""
@@ -131,17 +128,17 @@ func (ws *workspace) preciseLine() string {
 	return scip.Summary(info.file, info.made, info.stats)
 }
 
-// preciseOnly refines ws with its precise index alone, when no language
+// preciseOnly refines the workspace with its precise index alone, when no language
 // server may run (CCD_LSP=off): the graph answers use gets the index's
 // edges, and edits drop those of the edited files (markPending).
-func (r *registry) preciseOnly(ws *workspace) {
-	s := &ws.lsp
-	ws.upd.Lock()
-	res, _ := ws.snapshot()
-	ws.upd.Unlock()
+func (w *Workspace) preciseOnly() {
+	s := &w.lsp
+	w.upd.Lock()
+	res, _ := w.Result()
+	w.upd.Unlock()
 	var pre *lsp.Refinement
 	if res != nil {
-		pre = r.importPrecise(ws, res)
+		pre = w.importPrecise(res)
 	}
 	var g *graph.Graph
 	if pre != nil {
@@ -162,18 +159,25 @@ func (r *registry) preciseOnly(ws *workspace) {
 	s.base, s.baseSeq, s.g = res, s.seq, g
 }
 
-// writeSCIP writes ws's graph (as answers use it) to the SCIP file
+// scipOutState coalesces the SCIP exports CCD_SCIP_EXPORT asks for: one
+// runs at a time, and one more is owed when the graph changed meanwhile.
+type scipOutState struct {
+	sync.Mutex
+	running, again bool
+}
+
+// writeSCIP writes the workspace's graph (as answers use it) to the SCIP file
 // CCD_SCIP_EXPORT names, when it names one: after the index and after
 // every update that changed the graph, one at a time, the latest last.
-func (r *registry) writeSCIP(ws *workspace) {
-	out := r.cfg.SCIPExport
+func (w *Workspace) writeSCIP() {
+	out := w.env.Config.SCIPExport
 	if out == "" {
 		return
 	}
 	if !filepath.IsAbs(out) {
-		out = filepath.Join(ws.root, filepath.FromSlash(out))
+		out = filepath.Join(w.root, filepath.FromSlash(out))
 	}
-	o := &ws.scipOut
+	o := &w.scipOut
 	o.Lock()
 	if o.running {
 		o.again = true
@@ -183,16 +187,14 @@ func (r *registry) writeSCIP(ws *workspace) {
 	o.running = true
 	o.Unlock()
 	for {
-		ws.mu.RLock()
-		res := ws.res
-		ws.mu.RUnlock()
-		if res != nil && !ws.removed.Load() {
+		res, _ := w.Result()
+		if res != nil && !w.removed.Load() {
 			t0 := time.Now()
-			st, err := scip.WriteFile(out, ws.root, r.served(ws, res), scip.ExportOptions{ToolVersion: wire.Version})
+			st, err := scip.WriteFile(out, w.root, w.served(res), scip.ExportOptions{ToolVersion: w.env.Version})
 			if err != nil {
-				r.log.Warn("scip export", "root", ws.root, "file", out, "err", err)
+				w.env.Log.Warn("scip export", "root", w.root, "file", out, "err", err)
 			} else {
-				r.log.Info("scip export", "root", ws.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
+				w.env.Log.Info("scip export", "root", w.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
 			}
 		}
 		o.Lock()

@@ -99,6 +99,9 @@ type Result struct {
 	// dirs and text are what the walk that made the result found besides
 	// source files (see discover.go).
 	dirs, text []string
+	// sources is the content of the files the update that made the
+	// result parsed (see Source).
+	sources *sources
 }
 
 // delta says that a graph is prev spliced over files.
@@ -193,17 +196,22 @@ type parseSummary struct {
 // parseAll parses candidates with cfg.Workers parsers. Files are returned
 // sorted by path.
 func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress) ([]*facts.File, parseSummary) {
-	return parseAllWith(reg, cands, cfg, prog, nil)
+	return parseAllWith(reg, cands, cfg, prog, nil, nil)
 }
 
 // parseAllWith is parseAll reusing and keeping syntax trees in trees (when
-// not nil) for incremental reparsing.
-func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress, trees *parse.TreeCache) ([]*facts.File, parseSummary) {
+// not nil) for incremental reparsing, and keeping the content of the files
+// parsed in keep (when not nil).
+func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress, trees *parse.TreeCache, keep *sources) ([]*facts.File, parseSummary) {
 	workers := cfg.Workers
 	if workers < 1 {
 		workers = 1
 	}
 	out := make([]*facts.File, len(cands))
+	var srcs [][]byte
+	if keep != nil {
+		srcs = make([][]byte, len(cands))
+	}
 	status := make([]uint8, len(cands)) // 0 skipped earlier, 1 parsed, 2 binary, 3 unreadable
 	jobs := make(chan int, 256)
 	var wg sync.WaitGroup
@@ -235,6 +243,9 @@ func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, pro
 					continue
 				}
 				out[i], status[i] = f, 1
+				if srcs != nil {
+					srcs[i] = src
+				}
 			}
 		}()
 	}
@@ -250,6 +261,9 @@ func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, pro
 	for i, f := range out {
 		switch status[i] {
 		case 1:
+			if keep != nil {
+				keep.add(f.Path, srcs[i])
+			}
 			sum.Parsed++
 			sum.Languages[f.Lang]++
 			if f.SyntaxErrors > 0 {

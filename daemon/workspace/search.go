@@ -94,9 +94,9 @@ func (w *Workspace) parseForSearch(p string, content []byte) (string, []facts.De
 	return ff.Lang, ff.Defs, nil
 }
 
-// syncSearch brings the workspace's retrieval index (when it exists) up to date with
-// an update from prev to next: changed files are re-indexed, removed ones
-// dropped.
+// syncSearch brings the workspace's retrieval index (when it exists) up
+// to date with an update from prev to next: changed files are re-indexed
+// from the content the update parsed, removed ones dropped.
 func (w *Workspace) syncSearch(prev, next *index.Result) {
 	w.search.mu.Lock()
 	ix := w.search.ix
@@ -114,13 +114,19 @@ func (w *Workspace) syncSearch(prev, next *index.Result) {
 		if ok && h == f.Hash {
 			continue
 		}
-		content, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(f.Path)))
-		if err != nil {
-			ix.Remove(f.Path)
-			continue
-		}
-		if parse.HashContent(content) != f.Hash {
-			continue // changed again since; the next update brings it
+		// The content the update parsed; read again only when it did not
+		// keep it (a large update).
+		content, ok := next.Source(f.Path)
+		if !ok {
+			var err error
+			content, err = os.ReadFile(filepath.Join(w.root, filepath.FromSlash(f.Path)))
+			if err != nil {
+				ix.Remove(f.Path)
+				continue
+			}
+			if parse.HashContent(content) != f.Hash {
+				continue // changed again since; the next update brings it
+			}
 		}
 		if err := ix.Update(f.Path, content, f.Lang, f.Defs); err != nil {
 			w.env.Log.Warn("search update", "root", w.root, "path", f.Path, "err", err)

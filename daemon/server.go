@@ -330,15 +330,10 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	if ws == nil {
 		return
 	}
-	cands := g.Find(sym)
-	if len(cands) == 0 {
-		fail(w, report.NotFound(g, sym))
+	rep, im, err := report.ImpactOf(g, sym, depth, graph.Filter{MinConfidence: conf}, in.Precise)
+	if err != nil {
+		fail(w, err)
 		return
-	}
-	im := g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf})
-	rep := report.NewImpact(g, im, cands[1:])
-	if rep.HasPrecise() {
-		rep.Precise = in.Precise
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
 	evidence := ""
@@ -352,7 +347,7 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	}
 	// The impact view lands in .codecanvas/impact_<symbol>.png.
 	go func() {
-		file := ws.SaveArtifact(g, workspace.ViewImpact, cands[0], depth)
+		file := ws.SaveArtifact(g, workspace.ViewImpact, im.Target, depth)
 		if evidence == "" {
 			return
 		}
@@ -616,12 +611,11 @@ func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if view == "impact" {
-		cands := g.Find(q.Get("symbol"))
-		if len(cands) == 0 {
-			fail(w, report.NotFound(g, q.Get("symbol")))
+		var err error
+		if node, _, err = report.Target(g, q.Get("symbol")); err != nil {
+			fail(w, err)
 			return
 		}
-		node = cands[0]
 	}
 	pic, file, err := ws.Draw(g, view, node, depth, render.Options{Scale: scale})
 	if err != nil {

@@ -42,13 +42,9 @@ func runImpact(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	cands := g.Find(pos[0])
-	if len(cands) == 0 {
-		return report.NotFound(g, pos[0])
-	}
-	r := report.NewImpact(g, g.Impact(cands[0], *depth, graph.Filter{MinConfidence: conf}), cands[1:])
-	if r.HasPrecise() {
-		r.Precise = pre
+	r, _, err := report.ImpactOf(g, pos[0], *depth, graph.Filter{MinConfidence: conf}, pre)
+	if err != nil {
+		return err
 	}
 	return printImpact(c.stdout, r, *asJSON)
 }

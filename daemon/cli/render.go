@@ -70,18 +70,15 @@ func runRender(c *ctx, args []string) error {
 		if err != nil {
 			return err
 		}
-		g := res.Graph
-		var pic *render.Picture
-		file := "architecture.png"
-		if view == "architecture" {
-			pic = render.Architecture(g, filepath.Base(res.Root), render.Options{Scale: *scale})
-		} else {
-			cands := g.Find(sym)
-			if len(cands) == 0 {
-				return report.NotFound(g, sym)
+		g, node := res.Graph, -1
+		if view == workspace.ViewImpact {
+			if node, _, err = report.Target(g, sym); err != nil {
+				return err
 			}
-			pic = render.Impact(g, cands[0], *depth, render.Options{Scale: *scale})
-			file = workspace.ImpactFile(g.Nodes[cands[0]])
+		}
+		pic, file, err := workspace.DrawView(res.Root, g, view, node, *depth, nil, render.Options{Scale: *scale})
+		if err != nil {
+			return err
 		}
 		artifact = filepath.Join(res.Root, store.Dir, file)
 		if format == "svg" {
@@ -105,7 +102,7 @@ func runRender(c *ctx, args []string) error {
 			return fmt.Errorf("write %s: %w", dst, err)
 		}
 		if *out == "" && view == "impact" {
-			workspace.PruneImpacts(filepath.Dir(dst), keepImpactPictures, nil)
+			workspace.PruneImpacts(filepath.Dir(dst), workspace.KeepImpacts, nil)
 		}
 	}
 	fmt.Fprintf(c.stdout, "%s view written to %s (%d bytes)\n", view, dst, len(data))
@@ -118,10 +115,6 @@ func absPath(p string) string {
 	}
 	return p
 }
-
-// keepImpactPictures is how many impact pictures a workspace keeps (the
-// daemon keeps the board's too).
-const keepImpactPictures = 8
 
 // pictureBody is the body of a /v1/render answer and the artifact path
 // the daemon saved it under.

@@ -38,20 +38,31 @@ const KeepImpacts = 8
 // of g's node (up to depth hops of callers), or the evidence board. file
 // is the view's artifact name under .codecanvas/.
 func (w *Workspace) Draw(g *graph.Graph, view string, node, depth int, opt render.Options) (pic *render.Picture, file string, err error) {
+	var b *board.Board
+	if view == ViewBoard {
+		if b, err = w.Board(); err != nil {
+			return nil, "", err
+		}
+	}
+	return DrawView(w.root, g, view, node, depth, b, opt)
+}
+
+// DrawView draws one view of the workspace at root, as Draw does; b is
+// its board (for ViewBoard). Every picture of a workspace is drawn here.
+func DrawView(root string, g *graph.Graph, view string, node, depth int, b *board.Board, opt render.Options) (pic *render.Picture, file string, err error) {
 	switch view {
 	case ViewArchitecture:
-		return render.Architecture(g, filepath.Base(w.root), opt), ArtifactFile(g, view, node), nil
+		return render.Architecture(g, filepath.Base(root), opt), ArtifactFile(g, view, node), nil
 	case ViewImpact:
 		if node < 0 || node >= len(g.Nodes) {
-			return nil, "", fmt.Errorf("impact picture: no node %d in the graph of %s", node, w.root)
+			return nil, "", fmt.Errorf("impact picture: no node %d in the graph of %s", node, root)
 		}
 		return render.Impact(g, node, depth, opt), ArtifactFile(g, view, node), nil
 	case ViewBoard:
-		b, err := w.Board()
-		if err != nil {
-			return nil, "", err
+		if b == nil {
+			return nil, "", fmt.Errorf("board picture of %s: no board", root)
 		}
-		return render.Board(boardView(w.root, b.Snapshot()), opt), ArtifactFile(g, view, node), nil
+		return render.Board(boardView(root, b.Snapshot()), opt), ArtifactFile(g, view, node), nil
 	}
 	return nil, "", fmt.Errorf("unknown view %q (want architecture, impact or board)", view)
 }

@@ -41,7 +41,7 @@ func runDoctor(c *ctx, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := cl.Do(ctx, http.MethodGet, "/v1/doctor?root="+url.QueryEscape(abs), nil, &ans); err != nil {
+		if err := cl.within(30*time.Second).do(http.MethodGet, "/v1/doctor?root="+url.QueryEscape(abs), nil, &ans); err != nil {
 			return err
 		}
 		where = "daemon"

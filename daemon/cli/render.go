@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -56,11 +54,11 @@ func runRender(c *ctx, args []string) error {
 		if sym != "" {
 			p.Set("symbol", sym)
 		}
-		var body pictureBody
-		if err := daemonQuery(cl, "/v1/render", *root, p, &body); err != nil {
+		r, err := daemonAnswer(cl, "/v1/render", *root, p)
+		if err != nil {
 			return err
 		}
-		data, artifact = body.Bytes(), body.artifact
+		data, artifact = r.Body, r.Header["x-ccd-artifact"]
 		saved = format == "png" && *scale == 1
 	} else {
 		if view == "board" {
@@ -115,12 +113,3 @@ func absPath(p string) string {
 	}
 	return p
 }
-
-// pictureBody is the body of a /v1/render answer and the artifact path
-// the daemon saved it under.
-type pictureBody struct {
-	bytes.Buffer
-	artifact string
-}
-
-func (p *pictureBody) ReceiveHeader(h http.Header) { p.artifact = h.Get("X-Ccd-Artifact") }

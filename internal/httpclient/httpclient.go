@@ -1,7 +1,11 @@
-// Package client is the CLI's client for the daemon: JSON requests over
-// the unix socket with net/http. The shims use the leaner wire package
-// instead (no net/http, a faster start).
-package client
+// Package httpclient is a net/http client for the daemon's socket that
+// keeps its connections alive, for the benchmark harness (which measures
+// the daemon's answers, not a connect per request) and the end-to-end
+// tests (which stream, read headers and profiles). Everything else about
+// the protocol (the socket's path, the version header, the peer check,
+// the error envelope, the API types) is package wire's, which the shims
+// and the CLI use directly.
+package httpclient
 
 import (
 	"bytes"
@@ -33,7 +37,7 @@ func New(path string) *Client {
 			if err != nil {
 				return nil, err
 			}
-			if err := wire.CheckConn(c); err != nil {
+			if err := checkPeer(c); err != nil {
 				c.Close()
 				return nil, err
 			}
@@ -50,13 +54,9 @@ func (c *Client) Ping(ctx context.Context) error {
 	return c.Do(ctx, http.MethodGet, "/v1/ping", nil, nil)
 }
 
-// HeaderReceiver is an out value of Do that wants the answer's headers.
-type HeaderReceiver interface{ ReceiveHeader(http.Header) }
-
 // Do sends a JSON request (in may be nil) and decodes a JSON answer into
-// out (which may be nil, or an io.Writer for the raw body; a
-// HeaderReceiver also gets the headers). A daemon error
-// comes back as *wire.Error; a dead socket as an error wrapping
+// out (which may be nil, or an io.Writer for the raw body). A daemon
+// error comes back as *wire.Error; a dead socket as an error wrapping
 // wire.ErrNoDaemon.
 func (c *Client) Do(ctx context.Context, method, path string, in, out any) error {
 	resp, err := c.Raw(ctx, method, path, in)
@@ -70,9 +70,6 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 	if out == nil {
 		_, err = io.Copy(io.Discard, resp.Body)
 		return err
-	}
-	if hr, ok := out.(HeaderReceiver); ok {
-		hr.ReceiveHeader(resp.Header)
 	}
 	if w, ok := out.(io.Writer); ok {
 		_, err = io.Copy(w, resp.Body)
@@ -122,12 +119,20 @@ func decodeError(resp *http.Response) error {
 	return (&wire.Response{Status: resp.StatusCode, Body: b}).Err()
 }
 
-// Connect returns a client for the running daemon, starting one first when
-// autostart is set (see wire.Ensure).
-func Connect(ctx context.Context, autostart bool) (*Client, error) {
-	sock, err := wire.Ensure(ctx, autostart)
-	if err != nil {
-		return nil, err
+// checkPeer checks that the daemon end of a unix socket connection runs
+// as this user (wire.CheckPeer).
+func checkPeer(c net.Conn) error {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return nil
 	}
-	return New(sock), nil
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	var perr error
+	if err := raw.Control(func(fd uintptr) { perr = wire.CheckPeer(int(fd)) }); err != nil {
+		return nil
+	}
+	return perr
 }

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -66,7 +65,7 @@ func TestCall(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sock, reqs := serve(t, c.raw)
-			r, err := Call(context.Background(), sock, "POST", "/v1/x?a=b", []byte(`{"k":1}`))
+			r, err := Client{Version: Version}.Call(sock, "POST", "/v1/x?a=b", []byte(`{"k":1}`))
 			if c.fail {
 				if err == nil {
 					t.Fatalf("want an error, got %+v", r)
@@ -103,18 +102,13 @@ func TestCall(t *testing.T) {
 
 func TestCallNoDaemon(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "none")
-	if _, err := Call(context.Background(), sock, "GET", "/v1/ping", nil); !errors.Is(err, ErrNoDaemon) {
+	if _, err := (Client{}).Call(sock, "GET", "/v1/ping", nil); !errors.Is(err, ErrNoDaemon) {
 		t.Fatalf("want ErrNoDaemon, got %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Call(ctx, sock, "GET", "/v1/ping", nil); !errors.Is(err, ErrNoDaemon) {
-		t.Fatalf("cancelled: want ErrNoDaemon, got %v", err)
 	}
 }
 
 // TestCallHonoursDeadline: a daemon that accepts and never answers
-// costs the caller its context's deadline, not more.
+// costs the caller its deadline, not more.
 func TestCallHonoursDeadline(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "s")
 	ln, err := net.Listen("unix", sock)
@@ -122,13 +116,12 @@ func TestCallHonoursDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	if _, err := Call(ctx, sock, "GET", "/v1/ping", nil); err == nil || !strings.Contains(err.Error(), "timed out") {
+	t0 := time.Now()
+	if _, err := (Client{Deadline: After(100 * Millisecond)}).Call(sock, "GET", "/v1/ping", nil); err == nil || !strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("want a timeout, got %v", err)
 	}
-	if dl, _ := ctx.Deadline(); time.Now().Before(dl) {
-		t.Fatalf("returned %s before the deadline", time.Until(dl))
+	if took := time.Since(t0); took < 100*time.Millisecond || took > 5*time.Second {
+		t.Fatalf("returned after %s, want the deadline (100ms)", took)
 	}
 }
 

@@ -1,4 +1,4 @@
-package lean
+package wire
 
 import (
 	"os"

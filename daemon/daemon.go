@@ -73,6 +73,8 @@ type Daemon struct {
 	// noHandover: this daemon was started by a hand-over to that client
 	// version and is not it; it hands over no more for it (handover.go).
 	noHandover string
+	// sessions are the retrieval sessions of HTTP clients (searchapi.go).
+	sessions searchSessions
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -121,7 +123,7 @@ func Run(ctx context.Context, opts Options) error {
 	var h slog.Handler = slog.NewTextHandler(logf, nil)
 	if opts.Foreground && !logf.stderr {
 		// Started detached, stderr already is daemon.log: once is enough.
-		h = fanout{h, slog.NewTextHandler(os.Stderr, nil)}
+		h = slog.NewMultiHandler(h, slog.NewTextHandler(os.Stderr, nil))
 	}
 	cfg, err := config.Load()
 	if err != nil {
@@ -230,43 +232,6 @@ func splitVersion(v string) []int {
 	for _, p := range strings.Split(v, ".") {
 		n, _ := strconv.Atoi(p)
 		out = append(out, n)
-	}
-	return out
-}
-
-// fanout sends log records to several handlers.
-type fanout []slog.Handler
-
-func (f fanout) Enabled(ctx context.Context, l slog.Level) bool {
-	for _, h := range f {
-		if h.Enabled(ctx, l) {
-			return true
-		}
-	}
-	return false
-}
-
-func (f fanout) Handle(ctx context.Context, r slog.Record) error {
-	for _, h := range f {
-		if h.Enabled(ctx, r.Level) {
-			h.Handle(ctx, r.Clone())
-		}
-	}
-	return nil
-}
-
-func (f fanout) WithAttrs(as []slog.Attr) slog.Handler {
-	out := make(fanout, len(f))
-	for i, h := range f {
-		out[i] = h.WithAttrs(as)
-	}
-	return out
-}
-
-func (f fanout) WithGroup(name string) slog.Handler {
-	out := make(fanout, len(f))
-	for i, h := range f {
-		out[i] = h.WithGroup(name)
 	}
 	return out
 }

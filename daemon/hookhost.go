@@ -11,6 +11,7 @@ import (
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/words"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/workspace"
 )
@@ -150,7 +151,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 	var open []string
 	for _, c := range s.Claims {
 		if c.Status == board.Open {
-			open = append(open, fmt.Sprintf("%s %s: %s", c.ID, c.Kind, clip(c.Text, 120)))
+			open = append(open, fmt.Sprintf("%s %s: %s", c.ID, c.Kind, words.Clip(c.Text, 120)))
 		}
 	}
 	if len(open) > 3 {
@@ -166,7 +167,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 		if text == "" {
 			text = d.Symbol
 		}
-		recent = append(recent, fmt.Sprintf("%s %s: %s", d.ID, d.Kind, clip(text, 100)))
+		recent = append(recent, fmt.Sprintf("%s %s: %s", d.ID, d.Kind, words.Clip(text, 100)))
 	}
 	if len(recent) > 0 {
 		info.Lines = append(info.Lines, "Recent decisions: "+strings.Join(recent, "; "))
@@ -190,16 +191,6 @@ func (h hookHost) SnapshotBoard(root string) {
 			h.r.log.Warn("board snapshot", "root", root, "err", err)
 		}
 	}
-}
-
-// clip collapses white space and cuts s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // SaveImpact writes the impact view of node id under .codecanvas/ in the

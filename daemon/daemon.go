@@ -33,25 +33,18 @@ var ErrRunning = errors.New("another ccd daemon is running for this state direct
 
 // Options configure a daemon.
 type Options struct {
-	// IdleTimeout stops the daemon after this long without requests while
-	// no workspace is indexing; 0 never stops.
-	IdleTimeout time.Duration
+	// Knobs are the daemon's settings (idle timeout, debounce, ...);
+	// OptionsFromEnv reads them from the environment.
+	Knobs config.Daemon
 	// Foreground also logs to stderr.
 	Foreground bool
 }
 
-// OptionsFromEnv reads CCD_IDLE_TIMEOUT (a Go duration, "0" to disable;
-// default 30m).
+// OptionsFromEnv reads the daemon's knobs from the environment (see
+// config.LoadDaemon).
 func OptionsFromEnv() (Options, error) {
-	o := Options{IdleTimeout: 30 * time.Minute}
-	if v := os.Getenv("CCD_IDLE_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return o, fmt.Errorf("CCD_IDLE_TIMEOUT=%q: want a duration like 30m (0 disables)", v)
-		}
-		o.IdleTimeout = d
-	}
-	return o, nil
+	k, err := config.LoadDaemon()
+	return Options{Knobs: k}, err
 }
 
 // Daemon is a running daemon.
@@ -115,7 +108,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer lock.Unlock()
 
-	logf, err := openLog(filepath.Join(dir, "daemon.log"), logMax())
+	logf, err := openLog(filepath.Join(dir, "daemon.log"), opts.Knobs.LogMax)
 	if err != nil {
 		return err
 	}
@@ -129,7 +122,7 @@ func Run(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if p := os.Getenv("CCD_CPUPROFILE"); p != "" {
+	if p := opts.Knobs.CPUProfile; p != "" {
 		if f, err := os.Create(p); err == nil {
 			pprof.StartCPUProfile(f)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
@@ -137,7 +130,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
 	d.readHandover()
-	d.reg = newRegistry(cfg, d.log)
+	d.reg = newRegistry(cfg, opts.Knobs, d.log)
 	d.reg.gc.lastRequest = func() time.Time { return time.Unix(0, d.last.Load()) }
 	pol, err := config.LoadHooks()
 	if err != nil {
@@ -165,14 +158,14 @@ func Run(ctx context.Context, opts Options) error {
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(peerUIDListener{ln, os.Getuid(), d.log}) }()
-	d.log.Info("daemon started", "pid", os.Getpid(), "version", wire.Version, "socket", sock, "idle_timeout", opts.IdleTimeout)
+	d.log.Info("daemon started", "pid", os.Getpid(), "version", wire.Version, "socket", sock, "idle_timeout", opts.Knobs.IdleTimeout)
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(sigs)
 	var tick <-chan time.Time
-	if opts.IdleTimeout > 0 {
-		t := time.NewTicker(min(opts.IdleTimeout/4+time.Millisecond, 30*time.Second))
+	if opts.Knobs.IdleTimeout > 0 {
+		t := time.NewTicker(min(opts.Knobs.IdleTimeout/4+time.Millisecond, 30*time.Second))
 		defer t.Stop()
 		tick = t.C
 	}
@@ -189,7 +182,7 @@ func Run(ctx context.Context, opts Options) error {
 			return fmt.Errorf("serve: %w", err)
 		case <-tick:
 			idle := time.Since(time.Unix(0, d.last.Load()))
-			if idle >= opts.IdleTimeout && !d.reg.busy() && d.mcpSessions.Load() == 0 {
+			if idle >= opts.Knobs.IdleTimeout && !d.reg.busy() && d.mcpSessions.Load() == 0 {
 				reason = fmt.Sprintf("idle for %s", idle.Round(time.Second))
 			}
 		}

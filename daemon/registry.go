@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,11 +19,12 @@ import (
 
 // registry holds the workspaces of the daemon, by root.
 type registry struct {
-	cfg  config.Config
-	log  *slog.Logger
-	lspm *lsp.Manager // nil when CCD_LSP=off
-	gc   *idleGC
-	env  *workspace.Env // what every workspace shares
+	cfg   config.Config
+	knobs config.Daemon
+	log   *slog.Logger
+	lspm  *lsp.Manager // nil when CCD_LSP=off
+	gc    *idleGC
+	env   *workspace.Env // what every workspace shares
 
 	mu sync.Mutex
 	ws map[string]*workspace.Workspace
@@ -32,9 +32,10 @@ type registry struct {
 	stopServers chan struct{}
 }
 
-func newRegistry(cfg config.Config, log *slog.Logger) *registry {
-	r := &registry{cfg: cfg, log: log, ws: map[string]*workspace.Workspace{}, gc: newIdleGC(), stopServers: make(chan struct{})}
-	r.lspm = newLSPManager(func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) },
+func newRegistry(cfg config.Config, knobs config.Daemon, log *slog.Logger) *registry {
+	r := &registry{cfg: cfg, knobs: knobs, log: log, ws: map[string]*workspace.Workspace{}, gc: newIdleGC(knobs.IdleGC),
+		stopServers: make(chan struct{})}
+	r.lspm = newLSPManager(knobs, func(f string, a ...any) { log.Debug(fmt.Sprintf(f, a...)) },
 		func(err error) { log.Warn("lsp", "err", err) })
 	r.env = &workspace.Env{Config: cfg, Log: log, LSP: r.lspm, Version: wire.Version, Updated: r.gc.poke,
 		Indexed: func(w *workspace.Workspace) { r.watch(w) }}
@@ -66,15 +67,6 @@ var systemDirs = map[string]bool{
 // systemTrees are refused with everything below them: pseudo file systems
 // and configuration, never a project.
 var systemTrees = []string{"/proc", "/sys", "/dev", "/run", "/boot", "/etc"}
-
-// maxWorkspaces bounds how many workspaces one daemon holds (each keeps a
-// graph, watches and maybe language servers); CCD_MAX_WORKSPACES changes it.
-func maxWorkspaces() int {
-	if n, err := strconv.Atoi(os.Getenv("CCD_MAX_WORKSPACES")); err == nil && n > 0 {
-		return n
-	}
-	return 32
-}
 
 // checkRoot resolves root to an absolute, symlink-free directory and
 // refuses the file system root, the home directory and system directories
@@ -133,7 +125,7 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace.Worksp
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ws[abs] == nil && len(r.ws) >= maxWorkspaces() {
+	if r.ws[abs] == nil && len(r.ws) >= r.knobs.MaxWorkspaces {
 		return nil, &errRoot{fmt.Sprintf("refusing to index %s: this daemon already holds %d workspaces", abs, len(r.ws)),
 			"remove one you no longer need (DELETE /v1/workspaces?root=DIR), or raise CCD_MAX_WORKSPACES"}
 	}

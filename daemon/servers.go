@@ -8,18 +8,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
-// lspMode reads CCD_LSP: "auto" (default) refines with the language
-// servers found; "off" never starts one.
-func lspMode() string {
-	if v := strings.ToLower(os.Getenv("CCD_LSP")); v == "off" || v == "0" || v == "false" {
+// lspMode is "auto" when language servers may run, else "off".
+func lspMode(k config.Daemon) string {
+	if !k.LSP {
 		return workspace.LSPOff
 	}
 	return "auto"
@@ -27,11 +25,11 @@ func lspMode() string {
 
 // newLSPManager returns the daemon's language-server manager, nil when
 // CCD_LSP=off.
-func newLSPManager(logf func(string, ...any), warn func(error)) *lsp.Manager {
-	if lspMode() == workspace.LSPOff {
+func newLSPManager(k config.Daemon, logf func(string, ...any), warn func(error)) *lsp.Manager {
+	if !k.LSP {
 		return nil
 	}
-	specs, err := ServerTable()
+	specs, err := ServerTable(k.LSPServers)
 	if err != nil {
 		warn(err)
 	}
@@ -54,22 +52,21 @@ type serverFile struct {
 	} `json:"servers"`
 }
 
+// serverTablePath is the user's language-server table as the environment
+// names it (config.Daemon.LSPServers).
+func serverTablePath() string {
+	k, _ := config.LoadDaemon()
+	return k.LSPServers
+}
+
 // ServerTable returns the language servers ccd may start: the entries of
-// $CCD_LSP_SERVERS (a JSON file), else of ~/.config/ccd/servers.json when
-// it exists, ahead of the built-in table, so a user entry for a language
-// wins and a new language needs no code:
+// the user's table at path (config.Daemon.LSPServers: $CCD_LSP_SERVERS,
+// else ~/.config/ccd/servers.json when it exists; "" for none) ahead of
+// the built-in table, so a user entry for a language wins and a new
+// language needs no code:
 //
 //	{"servers": [{"language": "zig", "command": ["zls"], "extensions": [".zig"]}]}
-func ServerTable() ([]lsp.ServerSpec, error) {
-	path := os.Getenv("CCD_LSP_SERVERS")
-	if path == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			p := filepath.Join(home, ".config", "ccd", "servers.json")
-			if _, err := os.Stat(p); err == nil {
-				path = p
-			}
-		}
-	}
+func ServerTable(path string) ([]lsp.ServerSpec, error) {
 	specs := lsp.DefaultServers()
 	if path == "" {
 		return specs, nil

@@ -18,16 +18,8 @@ import (
 	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
-// debounce is how long a burst of file events must be quiet before the
-// graph is updated (CCD_DEBOUNCE_MS, default 50); maxDelay bounds the wait
-// during a long burst.
-func debounce() time.Duration {
-	if v, err := strconv.Atoi(os.Getenv("CCD_DEBOUNCE_MS")); err == nil && v >= 0 {
-		return time.Duration(v) * time.Millisecond
-	}
-	return 50 * time.Millisecond
-}
-
+// maxDelay bounds the wait for a burst of file events to be quiet (the
+// debounce, config.Daemon.Debounce) during a long burst.
 const maxDelay = 500 * time.Millisecond
 
 // watcher keeps one workspace fresh: fsnotify on every directory indexing
@@ -297,7 +289,7 @@ func (w *watcher) mark(rel string, full bool) {
 // updates applies batches of changes, one at a time.
 func (w *watcher) updates() {
 	defer close(w.done)
-	quiet := debounce()
+	quiet := w.r.knobs.Debounce
 	for range w.kick {
 		first := time.Now()
 		// Wait for the burst to end (or maxDelay).

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
@@ -173,7 +174,8 @@ func orNone(dirs []string) string {
 // refineExport applies language-server refinement to an in-process index
 // (ccd export --lsp=auto) and reports what it did on stderr.
 func refineExport(c *ctx, res *index.Result, g *graph.Graph, quiet bool) (*graph.Graph, error) {
-	specs, err := daemon.ServerTable()
+	knobs, _ := config.LoadDaemon()
+	specs, err := daemon.ServerTable(knobs.LSPServers)
 	if err != nil {
 		return nil, err
 	}

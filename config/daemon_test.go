@@ -24,7 +24,9 @@ func TestLoadDaemon(t *testing.T) {
 					d.LogMax == 700 && !d.LSP && d.LSPServers == "/t.json" && d.CPUProfile == "/p"
 			}, ""},
 		{"bad values keep defaults", map[string]string{"CCD_DEBOUNCE_MS": "-1", "CCD_MAX_WORKSPACES": "0", "CCD_LOG_MAX": "x", "CCD_LSP": "auto"},
-			func(d Daemon) bool { return d.Debounce == 50*time.Millisecond && d.MaxWorkspaces == 32 && d.LogMax == 10<<20 && d.LSP }, ""},
+			func(d Daemon) bool {
+				return d.Debounce == 50*time.Millisecond && d.MaxWorkspaces == 32 && d.LogMax == 10<<20 && d.LSP
+			}, ""},
 		{"bad idle timeout", map[string]string{"CCD_IDLE_TIMEOUT": "soon", "CCD_MAX_WORKSPACES": "3"},
 			func(d Daemon) bool { return d.IdleTimeout == 30*time.Minute && d.MaxWorkspaces == 3 }, "CCD_IDLE_TIMEOUT"},
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // ErrRunning means another daemon holds the state directory's lock.
@@ -138,6 +139,11 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d.hooks = hooks.New(hookHost{d.reg}, pol, dir)
 	defer d.hooks.Close()
+	// The hook engine remembers the graph before recent edits. Set before
+	// any workspace exists (the socket is not open yet).
+	d.reg.env.Changed = func(w *workspace.Workspace, c workspace.Change) {
+		d.hooks.Changed(w.Root(), c.Paths, c.Full, c.Before)
+	}
 	d.metrics = newMetrics(d)
 	d.last.Store(time.Now().UnixNano())
 	if err := os.WriteFile(filepath.Join(dir, "daemon.pid"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {

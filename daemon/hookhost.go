@@ -103,13 +103,6 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 		return nil, nil, err
 	}
 	before, after := c.Card()
-	// The watcher may have applied the edit already, or part of it (a
-	// truncated file in the middle of a save): diff against the graph
-	// before the burst of updates the edit caused. Either way the edit is
-	// now accounted for.
-	if g := w.TakeBefore(rels); g != nil {
-		return g, after, nil
-	}
 	return before, after, nil
 }
 

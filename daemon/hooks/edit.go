@@ -310,6 +310,13 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 		out.reason = "graph not ready"
 		return out
 	}
+	// The watcher may have applied the edit already, or part of it (a
+	// truncated file in the middle of a save): diff against the graph
+	// before the burst of updates the edit caused. Either way the edit is
+	// now accounted for.
+	if g := e.recent.take(root, rels, e.now()); g != nil {
+		before = g
+	}
 	sites := newSiteReader(root)
 	defer sites.close()
 	var texts, ids []string

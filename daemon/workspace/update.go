@@ -30,11 +30,13 @@ type Changes struct {
 
 // Change is what an update did: the graphs answers used before and use
 // after it, the tree-sitter graph after it, and the files whose content
-// changed.
+// changed; Paths and Full are the Changes it applied.
 type Change struct {
 	Before, After *graph.Graph
 	Tree          *graph.Graph
 	Files         []string
+	Paths         []string
+	Full          bool
 }
 
 // Card returns the graphs an edit card compares: After without the
@@ -50,10 +52,10 @@ func (c Change) Card() (before, after *graph.Graph) {
 
 // Update brings the workspace up to date with ch, in one pipeline: the
 // changed files are read and parsed once (core/index), resolved, the
-// refined graph follows by a splice, the retrieval index is fed the
-// same content, the store is written in the background, and the new
-// generation is published. A touch or a repeated event publishes
-// nothing new (same generation).
+// refined graph follows by a splice, the new generation is published
+// (and the change handed to Env.Changed), the retrieval index is fed the
+// same content and the store is written in the background. A touch or a
+// repeated event publishes nothing new (same generation).
 func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	// Documentation and configuration files are not in the graph: the
 	// retrieval index takes them as they are, once the update is done.
@@ -110,9 +112,10 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	w.mu.Unlock()
 	// The refined graph follows every update in turn (a splice when the
 	// update was one), so answers keep the language servers' edges.
-	c.After, c.Tree = w.served(next), next.Graph
-	if next.Graph != res.Graph && !ch.Full && len(hint) <= 64 {
-		w.recent.remember(hint, c.Before)
+	c.After, c.Tree, c.Paths, c.Full = w.served(next), next.Graph, ch.Paths, ch.Full
+	if next.Graph != res.Graph && w.env.Changed != nil {
+		// Published in the order of the updates (under upd).
+		w.env.Changed(w, c)
 	}
 	if changed {
 		rs := next.ResolveStats()
@@ -155,68 +158,6 @@ func (w *Workspace) Prepare(rel string) {
 			w.env.Log.Debug("warm tree", "root", w.root, "path", rel, "err", err)
 		}
 	}()
-}
-
-// recentState remembers, per file, the graph before the last update that
-// changed it, so a hook arriving after the watcher applied an edit can
-// still diff the edit (guarded by the workspace's upd).
-type recentState struct {
-	m map[string]recentChange
-}
-
-// recentChange is the graph before an update that changed a file.
-type recentChange struct {
-	before   *graph.Graph
-	at, last time.Time // first and last update since a hook last took it
-}
-
-// recentWindow is how long the graph before a file's last change is kept.
-const recentWindow = 30 * time.Second
-
-// remember records before as the graph before the change of each path,
-// unless a change of it within the window is remembered already.
-func (r *recentState) remember(paths []string, before *graph.Graph) {
-	now := time.Now()
-	if r.m == nil {
-		r.m = map[string]recentChange{}
-	}
-	for p, c := range r.m {
-		if now.Sub(c.at) > recentWindow {
-			delete(r.m, p)
-		}
-	}
-	for _, p := range paths {
-		// Until a hook takes it, the entry keeps the graph before the
-		// first of a file's changes: a non-atomic save seen half-way
-		// (truncated, then the content) must not become the "before".
-		if c, ok := r.m[p]; ok && now.Sub(c.at) < recentWindow {
-			c.last = now
-			r.m[p] = c
-			continue
-		}
-		r.m[p] = recentChange{before: before, at: now, last: now}
-	}
-}
-
-// TakeBefore returns the graph before the recent burst of updates that
-// changed rels (nil when there was none within the window) and forgets
-// it: the next edit starts a new burst.
-//
-// An edit may change several files (a patch): the graph is the one before
-// the earliest of their recent changes.
-func (w *Workspace) TakeBefore(rels []string) *graph.Graph {
-	w.upd.Lock()
-	defer w.upd.Unlock()
-	var g *graph.Graph
-	var first time.Time
-	for _, rel := range rels {
-		c, ok := w.recent.m[rel]
-		delete(w.recent.m, rel)
-		if ok && time.Since(c.at) <= recentWindow && (g == nil || c.at.Before(first)) {
-			g, first = c.before, c.at
-		}
-	}
-	return g
 }
 
 // gitHead returns the commit HEAD points at ("" outside git), reading

@@ -58,6 +58,10 @@ type Env struct {
 	// Indexed is called when an index run made a workspace ready that is
 	// not watched yet: the daemon starts following its tree.
 	Indexed func(*Workspace)
+	// Changed is called when an update changed a workspace's graph, in
+	// the order of the updates (the hook engine remembers the graphs
+	// before recent edits).
+	Changed func(*Workspace, Change)
 
 	// warming: a Prepare is parsing a file into a tree cache (one at a
 	// time for the whole daemon).
@@ -110,7 +114,6 @@ type Workspace struct {
 	freshLSP atomic.Bool
 
 	persist persistState // the store (persist.go)
-	recent  recentState  // the graphs before recent changes (update.go)
 	lsp     lspState     // language-server refinement (refine.go)
 	scipOut scipOutState // SCIP exports (precise.go)
 	search  searchState  // the retrieval index (search.go)

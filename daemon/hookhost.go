@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/words"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/workspace"
@@ -28,22 +26,8 @@ func (h hookHost) Lookup(p string) (string, bool) {
 	return "", false
 }
 
-// errNoSource refuses to initialise a root that holds no source file yet
-// (a clone target before the clone): initialising it would lock in an
-// empty graph.
-var errNoSource = errors.New("no source files yet")
-
 func (h hookHost) Init(root string) (hooks.View, error) {
-	if w := h.r.find(root); w != nil && w.Root() == root {
-		v, _ := h.View(root)
-		if v.State != workspace.StateFailed {
-			return v, nil
-		}
-	}
-	if !index.HasSource(root, h.r.cfg) {
-		return hooks.View{}, errNoSource
-	}
-	w, err := h.r.add(root, false)
+	w, err := h.r.admit(root, true, false)
 	if err != nil {
 		return hooks.View{}, err
 	}

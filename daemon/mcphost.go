@@ -8,7 +8,6 @@ import (
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/search"
 	"github.com/ccd-dev/ccd/daemon/mcp"
@@ -29,19 +28,9 @@ func (h mcpHost) lookup(root string) (*workspace.Workspace, error) {
 }
 
 func (h mcpHost) Init(ctx context.Context, root string) (mcp.InitInfo, error) {
-	w := h.r.find(root)
-	if w == nil || w.Failed() {
-		abs, err := checkRoot(root, false)
-		if err != nil {
-			return mcp.InitInfo{}, err
-		}
-		if !index.HasSource(abs, h.r.cfg) {
-			return mcp.InitInfo{}, &errRoot{fmt.Sprintf("no source files in %s yet", abs),
-				"clone or create the project there (or pass repo_path of the project), then init again"}
-		}
-		if w, err = h.r.add(abs, false); err != nil {
-			return mcp.InitInfo{}, err
-		}
+	w, err := h.r.admit(root, false, false)
+	if err != nil {
+		return mcp.InitInfo{}, err
 	}
 	if ready := w.Ready(); ready != nil {
 		select {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
+	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/daemon/wire"
 	"github.com/ccd-dev/ccd/daemon/workspace"
@@ -144,6 +145,30 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace.Worksp
 	r.ws[abs] = w
 	w.Start()
 	return w, nil
+}
+
+// admit is how every entrance auto-registers a root nobody initialised
+// (a hook's session start, the MCP tool's init and retrieval, an HTTP
+// question with auto=1): it returns the registered workspace holding
+// root (with exact, only one at root itself: a hook's root is a project
+// of its own), unless that one's last index run failed; otherwise root
+// is registered, after the checks of an explicit init (checkRoot; force
+// lifts the home and system refusals) and one more: a root without a
+// source file yet (a clone before the clone) is refused rather than
+// locked in as an empty graph.
+func (r *registry) admit(root string, exact, force bool) (*workspace.Workspace, error) {
+	if w := r.find(root); w != nil && (!exact || w.Root() == root) && !w.Failed() {
+		return w, nil
+	}
+	abs, err := checkRoot(root, force)
+	if err != nil {
+		return nil, err
+	}
+	if !index.HasSource(abs, r.cfg) {
+		return nil, &errRoot{fmt.Sprintf("no source files in %s yet", abs),
+			"clone or create the project there (or pass repo_path of the project), then init again"}
+	}
+	return r.add(abs, force)
 }
 
 // reindex starts a full index of a registered root (and adds a root not

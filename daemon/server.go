@@ -245,7 +245,7 @@ func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspac
 	ws := d.reg.find(root)
 	if ws == nil && q.Get("auto") == "1" {
 		var err error
-		if ws, err = d.reg.add(root, q.Get("force") == "1"); err != nil {
+		if ws, err = d.reg.admit(root, false, q.Get("force") == "1"); err != nil {
 			fail(w, err)
 			return nil, nil, wire.WorkspaceInfo{}
 		}

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon"
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -399,20 +398,6 @@ func workspaceQuery(path, root string, params url.Values) string {
 	params.Set("auto", "1")
 	params.Set("wait_s", "600")
 	return path + "?" + params.Encode()
-}
-
-// impactViaDaemon answers `ccd impact` from a running daemon.
-func impactViaDaemon(c *ctx, cl *daemonClient, root, sym string, depth int, conf string, asJSON bool) error {
-	var ans struct {
-		Impact *report.Impact `json:"impact"`
-	}
-	// record: the impact becomes evidence and the board's focus, as an
-	// agent's does through the MCP tool.
-	p := url.Values{"symbol": {sym}, "depth": {fmt.Sprint(depth)}, "min_confidence": {conf}, "record": {"1"}}
-	if err := daemonQuery(cl, "/v1/impact", root, p, &ans); err != nil {
-		return err
-	}
-	return printImpact(c.stdout, ans.Impact, asJSON)
 }
 
 // useStoreChecker makes the daemon check each workspace database in a

@@ -3,14 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ccd-dev/ccd/core/render"
-	"github.com/ccd-dev/ccd/core/report"
-	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
@@ -44,47 +40,11 @@ func runRender(c *ctx, args []string) error {
 	} else if *out != "" && !strings.HasSuffix(strings.ToLower(*out), ".png") {
 		return usageError{"-o must end in .png or .svg"}
 	}
-	var data []byte
-	// artifact is the view's file under the workspace's .codecanvas/, the
-	// default destination.
-	artifact := ""
-	saved := false // the daemon wrote the artifact itself
-	if cl := running(); cl != nil {
-		p := url.Values{"view": {view}, "format": {format}, "scale": {fmt.Sprint(*scale)}, "depth": {fmt.Sprint(*depth)}}
-		if sym != "" {
-			p.Set("symbol", sym)
-		}
-		r, err := daemonAnswer(cl, "/v1/render", *root, p)
-		if err != nil {
-			return err
-		}
-		data, artifact = r.Body, r.Header["x-ccd-artifact"]
-		saved = format == "png" && *scale == 1
-	} else {
-		if view == "board" {
-			return fmt.Errorf("the board lives in the daemon: start it with `ccd daemon --detach` (or `ccd init`), then render the board")
-		}
-		res, err := load(*root)
-		if err != nil {
-			return err
-		}
-		g, node := res.Graph, -1
-		if view == workspace.ViewImpact {
-			if node, _, err = report.Target(g, sym); err != nil {
-				return err
-			}
-		}
-		pic, file, err := workspace.DrawView(res.Root, g, view, node, *depth, nil, render.Options{Scale: *scale})
-		if err != nil {
-			return err
-		}
-		artifact = filepath.Join(res.Root, store.Dir, file)
-		if format == "svg" {
-			data = pic.SVG()
-		} else if data, err = pic.PNG(); err != nil {
-			return err
-		}
+	pic, err := sourceFor(c).picture(*root, view, sym, *depth, *scale, format)
+	if err != nil {
+		return err
 	}
+	data, artifact, saved := pic.data, pic.artifact, pic.saved
 	dst := *out
 	if dst == "" {
 		if artifact == "" {

@@ -26,6 +26,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // ErrRunning means another daemon holds the state directory's lock.
@@ -33,25 +34,18 @@ var ErrRunning = errors.New("another ccd daemon is running for this state direct
 
 // Options configure a daemon.
 type Options struct {
-	// IdleTimeout stops the daemon after this long without requests while
-	// no workspace is indexing; 0 never stops.
-	IdleTimeout time.Duration
+	// Knobs are the daemon's settings (idle timeout, debounce, ...);
+	// OptionsFromEnv reads them from the environment.
+	Knobs config.Daemon
 	// Foreground also logs to stderr.
 	Foreground bool
 }
 
-// OptionsFromEnv reads CCD_IDLE_TIMEOUT (a Go duration, "0" to disable;
-// default 30m).
+// OptionsFromEnv reads the daemon's knobs from the environment (see
+// config.LoadDaemon).
 func OptionsFromEnv() (Options, error) {
-	o := Options{IdleTimeout: 30 * time.Minute}
-	if v := os.Getenv("CCD_IDLE_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return o, fmt.Errorf("CCD_IDLE_TIMEOUT=%q: want a duration like 30m (0 disables)", v)
-		}
-		o.IdleTimeout = d
-	}
-	return o, nil
+	k, err := config.LoadDaemon()
+	return Options{Knobs: k}, err
 }
 
 // Daemon is a running daemon.
@@ -73,6 +67,8 @@ type Daemon struct {
 	// noHandover: this daemon was started by a hand-over to that client
 	// version and is not it; it hands over no more for it (handover.go).
 	noHandover string
+	// sessions are the retrieval sessions of HTTP clients (searchapi.go).
+	sessions searchSessions
 }
 
 // Run starts a daemon and blocks until it stops (signal, idle timeout,
@@ -113,7 +109,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	defer lock.Unlock()
 
-	logf, err := openLog(filepath.Join(dir, "daemon.log"), logMax())
+	logf, err := openLog(filepath.Join(dir, "daemon.log"), opts.Knobs.LogMax)
 	if err != nil {
 		return err
 	}
@@ -121,13 +117,13 @@ func Run(ctx context.Context, opts Options) error {
 	var h slog.Handler = slog.NewTextHandler(logf, nil)
 	if opts.Foreground && !logf.stderr {
 		// Started detached, stderr already is daemon.log: once is enough.
-		h = fanout{h, slog.NewTextHandler(os.Stderr, nil)}
+		h = slog.NewMultiHandler(h, slog.NewTextHandler(os.Stderr, nil))
 	}
 	cfg, err := config.Load()
 	if err != nil {
 		return err
 	}
-	if p := os.Getenv("CCD_CPUPROFILE"); p != "" {
+	if p := opts.Knobs.CPUProfile; p != "" {
 		if f, err := os.Create(p); err == nil {
 			pprof.StartCPUProfile(f)
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
@@ -135,7 +131,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d := &Daemon{opts: opts, dir: dir, sock: sock, log: slog.New(h), started: time.Now(), stop: make(chan string, 4)}
 	d.readHandover()
-	d.reg = newRegistry(cfg, d.log)
+	d.reg = newRegistry(cfg, opts.Knobs, d.log)
 	d.reg.gc.lastRequest = func() time.Time { return time.Unix(0, d.last.Load()) }
 	pol, err := config.LoadHooks()
 	if err != nil {
@@ -143,6 +139,11 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	d.hooks = hooks.New(hookHost{d.reg}, pol, dir)
 	defer d.hooks.Close()
+	// The hook engine remembers the graph before recent edits. Set before
+	// any workspace exists (the socket is not open yet).
+	d.reg.env.Changed = func(w *workspace.Workspace, c workspace.Change) {
+		d.hooks.Changed(w.Root(), c.Paths, c.Full, c.Before)
+	}
 	d.metrics = newMetrics(d)
 	d.last.Store(time.Now().UnixNano())
 	if err := os.WriteFile(filepath.Join(dir, "daemon.pid"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
@@ -163,14 +164,14 @@ func Run(ctx context.Context, opts Options) error {
 	srv := &http.Server{Handler: d.routes(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(peerUIDListener{ln, os.Getuid(), d.log}) }()
-	d.log.Info("daemon started", "pid", os.Getpid(), "version", wire.Version, "socket", sock, "idle_timeout", opts.IdleTimeout)
+	d.log.Info("daemon started", "pid", os.Getpid(), "version", wire.Version, "socket", sock, "idle_timeout", opts.Knobs.IdleTimeout)
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	defer signal.Stop(sigs)
 	var tick <-chan time.Time
-	if opts.IdleTimeout > 0 {
-		t := time.NewTicker(min(opts.IdleTimeout/4+time.Millisecond, 30*time.Second))
+	if opts.Knobs.IdleTimeout > 0 {
+		t := time.NewTicker(min(opts.Knobs.IdleTimeout/4+time.Millisecond, 30*time.Second))
 		defer t.Stop()
 		tick = t.C
 	}
@@ -187,7 +188,7 @@ func Run(ctx context.Context, opts Options) error {
 			return fmt.Errorf("serve: %w", err)
 		case <-tick:
 			idle := time.Since(time.Unix(0, d.last.Load()))
-			if idle >= opts.IdleTimeout && !d.reg.busy() && d.mcpSessions.Load() == 0 {
+			if idle >= opts.Knobs.IdleTimeout && !d.reg.busy() && d.mcpSessions.Load() == 0 {
 				reason = fmt.Sprintf("idle for %s", idle.Round(time.Second))
 			}
 		}
@@ -230,43 +231,6 @@ func splitVersion(v string) []int {
 	for _, p := range strings.Split(v, ".") {
 		n, _ := strconv.Atoi(p)
 		out = append(out, n)
-	}
-	return out
-}
-
-// fanout sends log records to several handlers.
-type fanout []slog.Handler
-
-func (f fanout) Enabled(ctx context.Context, l slog.Level) bool {
-	for _, h := range f {
-		if h.Enabled(ctx, l) {
-			return true
-		}
-	}
-	return false
-}
-
-func (f fanout) Handle(ctx context.Context, r slog.Record) error {
-	for _, h := range f {
-		if h.Enabled(ctx, r.Level) {
-			h.Handle(ctx, r.Clone())
-		}
-	}
-	return nil
-}
-
-func (f fanout) WithAttrs(as []slog.Attr) slog.Handler {
-	out := make(fanout, len(f))
-	for i, h := range f {
-		out[i] = h.WithAttrs(as)
-	}
-	return out
-}
-
-func (f fanout) WithGroup(name string) slog.Handler {
-	out := make(fanout, len(f))
-	for i, h := range f {
-		out[i] = h.WithGroup(name)
 	}
 	return out
 }

@@ -23,7 +23,7 @@ func Doctor(ctx context.Context, m *lsp.Manager, files map[string]int) []wire.Do
 	if m != nil {
 		dets, specs = m.Detect(ctx), m.Options().Servers
 	} else {
-		specs, _ = ServerTable()
+		specs, _ = ServerTable(serverTablePath())
 		dets = lsp.Detect(ctx, specs, lsp.DefaultSearchPath())
 	}
 	byLang := map[string]lsp.Detection{}
@@ -104,16 +104,16 @@ func (d *Daemon) handleDoctor(w http.ResponseWriter, r *http.Request) {
 	var files map[string]int
 	if root := r.URL.Query().Get("root"); root != "" {
 		if ws := d.reg.find(root); ws != nil {
-			if res, _ := ws.snapshot(); res != nil {
+			if res, _ := ws.Result(); res != nil {
 				files = res.Summary.Languages
 			}
 			if files == nil {
 				files = map[string]int{}
 			}
-			writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(), "workspace": ws.root, "languages": Doctor(ctx, d.reg.lspm, files),
+			writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(d.reg.knobs), "workspace": ws.Root(), "languages": Doctor(ctx, d.reg.lspm, files),
 				"search_path": d.reg.searchPath()})
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(), "languages": Doctor(ctx, d.reg.lspm, nil), "search_path": d.reg.searchPath()})
+	writeJSON(w, http.StatusOK, map[string]any{"lsp": lspMode(d.reg.knobs), "languages": Doctor(ctx, d.reg.lspm, nil), "search_path": d.reg.searchPath()})
 }

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/internal/httpclient"
 	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
@@ -110,7 +110,7 @@ func (e *env) run(bin string, stdin []byte, args ...string) result {
 	return r
 }
 
-func (e *env) client() *client.Client { return client.New(filepath.Join(e.home, "ccd.sock")) }
+func (e *env) client() *httpclient.Client { return httpclient.New(filepath.Join(e.home, "ccd.sock")) }
 
 // daemons lists the pids of daemon processes of this test's binary and
 // state directory.
@@ -478,7 +478,7 @@ func TestMCPUpgradeRequired(t *testing.T) {
 		t.Fatalf("start: %+v", r)
 	}
 	// A plain GET without the upgrade is refused with the error envelope.
-	resp, err := wire.Call(context.Background(), filepath.Join(e.home, "ccd.sock"), "GET", "/v1/mcp", nil)
+	resp, err := (wire.Client{Version: wire.Version}).Call(filepath.Join(e.home, "ccd.sock"), "GET", "/v1/mcp", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -766,7 +766,7 @@ func TestBadRequestsGetTheEnvelope(t *testing.T) {
 		if c.body != "" {
 			body = []byte(c.body)
 		}
-		resp, err := wire.Call(context.Background(), sock, c.method, c.path, body)
+		resp, err := (wire.Client{Version: wire.Version}).Call(sock, c.method, c.path, body)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -912,7 +912,7 @@ func BenchmarkEditToFresh(b *testing.B) {
 	}
 	run("init", root)
 	defer run("stop")
-	c := client.New(filepath.Join(home, "ccd.sock"))
+	c := httpclient.New(filepath.Join(home, "ccd.sock"))
 	ws := func() wire.WorkspaceInfo {
 		var list []wire.WorkspaceInfo
 		if err := c.Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil || len(list) != 1 {

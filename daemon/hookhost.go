@@ -2,17 +2,16 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 	"github.com/ccd-dev/ccd/daemon/hooks"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // hookHost implements hooks.Host on the registry.
@@ -22,31 +21,17 @@ var _ hooks.Host = hookHost{}
 
 func (h hookHost) Lookup(p string) (string, bool) {
 	if w := h.r.find(p); w != nil {
-		return w.root, true
+		return w.Root(), true
 	}
 	return "", false
 }
 
-// errNoSource refuses to initialise a root that holds no source file yet
-// (a clone target before the clone): initialising it would lock in an
-// empty graph.
-var errNoSource = errors.New("no source files yet")
-
 func (h hookHost) Init(root string) (hooks.View, error) {
-	if w := h.r.find(root); w != nil && w.root == root {
-		v, _ := h.View(root)
-		if v.State != StateFailed {
-			return v, nil
-		}
-	}
-	if !hasSource(root, h.r.cfg) {
-		return hooks.View{}, errNoSource
-	}
-	w, err := h.r.add(root, false)
+	w, err := h.r.admit(root, true, false)
 	if err != nil {
 		return hooks.View{}, err
 	}
-	return h.view(w), nil
+	return hookView(w.Snapshot()), nil
 }
 
 func (h hookHost) View(root string) (hooks.View, bool) {
@@ -54,20 +39,16 @@ func (h hookHost) View(root string) (hooks.View, bool) {
 	if w == nil {
 		return hooks.View{}, false
 	}
-	return h.view(w), true
+	return hookView(w.Snapshot()), true
 }
 
-func (h hookHost) view(w *workspace) hooks.View {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	v := hooks.View{Root: w.root, State: w.state, Error: w.err, LSP: strings.TrimSpace(w.lspLine() + " " + w.preciseLine())}
-	if w.res != nil {
-		v.Graph = h.r.served(w, w.res)
-		v.Files = w.res.Summary.Parsed
-		v.Languages = w.res.Summary.Languages
-	}
-	if w.state == StateIndexing && w.prog != nil {
-		v.Phase, v.Done, v.Total = w.prog.Snapshot()
+// hookView is a workspace as the hook engine sees it.
+func hookView(s workspace.Snapshot) hooks.View {
+	v := hooks.View{Root: s.Root, State: s.State, Error: s.Err, Graph: s.Graph, LSP: strings.TrimSpace(s.LSP.Line() + " " + s.Precise.Line()),
+		Phase: s.Phase, Done: s.Done, Total: s.Total}
+	if s.Result != nil {
+		v.Files = s.Result.Summary.Parsed
+		v.Languages = s.Result.Summary.Languages
 	}
 	return v
 }
@@ -101,18 +82,11 @@ func (h hookHost) apply(root string, paths []string) (*graph.Graph, *graph.Graph
 			rels = append(rels, filepath.ToSlash(r))
 		}
 	}
-	u, err := h.r.update(w, rels, false, true, time.Now())
-	if err != nil || u.before == nil {
+	c, err := w.Update(workspace.Changes{Paths: rels, Fast: true, Since: time.Now()})
+	if err != nil || c.Before == nil {
 		return nil, nil, err
 	}
-	before, after := u.card()
-	// The watcher may have applied the edit already, or part of it (a
-	// truncated file in the middle of a save): diff against the graph
-	// before the burst of updates the edit caused. Either way the edit is
-	// now accounted for.
-	if g := w.takeBeforeChanges(rels); g != nil {
-		return g, after, nil
-	}
+	before, after := c.Card()
 	return before, after, nil
 }
 
@@ -125,22 +99,13 @@ func (h hookHost) Prepare(root, path string) {
 	if w == nil || err != nil || strings.HasPrefix(rel, "..") {
 		return
 	}
-	res, _ := w.snapshot()
-	if res == nil || !h.r.warming.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		defer h.r.warming.Store(false)
-		if err := res.WarmTree(filepath.ToSlash(rel)); err != nil {
-			h.r.log.Debug("warm tree", "root", root, "path", rel, "err", err)
-		}
-	}()
+	w.Prepare(filepath.ToSlash(rel))
 }
 
 func (h hookHost) Rescan(root string) {
 	w := h.r.registered(root)
 	if w != nil {
-		go h.r.update(w, nil, true, false, time.Now())
+		go w.Update(workspace.Changes{Full: true, Since: time.Now()})
 	}
 }
 
@@ -151,7 +116,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 	if w == nil {
 		return hooks.BoardInfo{}
 	}
-	b, err := w.loadBoard()
+	b, err := w.Board()
 	if err != nil || b == nil {
 		return hooks.BoardInfo{}
 	}
@@ -163,7 +128,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 	var open []string
 	for _, c := range s.Claims {
 		if c.Status == board.Open {
-			open = append(open, fmt.Sprintf("%s %s: %s", c.ID, c.Kind, clip(c.Text, 120)))
+			open = append(open, fmt.Sprintf("%s %s: %s", c.ID, c.Kind, words.Clip(c.Text, 120)))
 		}
 	}
 	if len(open) > 3 {
@@ -179,7 +144,7 @@ func (h hookHost) Board(root string) hooks.BoardInfo {
 		if text == "" {
 			text = d.Symbol
 		}
-		recent = append(recent, fmt.Sprintf("%s %s: %s", d.ID, d.Kind, clip(text, 100)))
+		recent = append(recent, fmt.Sprintf("%s %s: %s", d.ID, d.Kind, words.Clip(text, 100)))
 	}
 	if len(recent) > 0 {
 		info.Lines = append(info.Lines, "Recent decisions: "+strings.Join(recent, "; "))
@@ -198,49 +163,11 @@ func (h hookHost) SnapshotBoard(root string) {
 	if w == nil {
 		return
 	}
-	if b, err := w.loadBoard(); err == nil && b != nil {
-		if err := w.saveBoard(b); err != nil {
+	if b, err := w.Board(); err == nil && b != nil {
+		if err := w.SaveBoard(b); err != nil {
 			h.r.log.Warn("board snapshot", "root", root, "err", err)
 		}
 	}
-}
-
-// clip collapses white space and cuts s to n runes with an ellipsis.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// hasSource reports whether root holds at least one file of a known
-// language, looking at no more than a bounded number of entries.
-func hasSource(root string, cfg config.Config) bool {
-	skip := map[string]bool{}
-	for _, d := range cfg.SkipDirs {
-		skip[d] = true
-	}
-	seen, found := 0, false
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		seen++
-		if err != nil || seen > 50000 {
-			return filepath.SkipAll
-		}
-		if d.IsDir() {
-			if p != root && (skip[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && config.LanguageFor(p) != nil {
-			found = true
-			return filepath.SkipAll
-		}
-		return nil
-	})
-	return found
 }
 
 // SaveImpact writes the impact view of node id under .codecanvas/ in the
@@ -251,12 +178,12 @@ func (h hookHost) SaveImpact(root, id string) {
 	if w == nil {
 		return
 	}
-	res, _ := w.snapshot()
+	res, _ := w.Result()
 	if res == nil {
 		return
 	}
 	if i, ok := res.Graph.Index(id); ok {
-		go h.r.saveArtifact(w, res.Graph, "impact", i, 3)
+		go w.SaveArtifact(res.Graph, workspace.ViewImpact, i, 3)
 	}
 }
 
@@ -264,18 +191,7 @@ func (h hookHost) SaveImpact(root, id string) {
 // configDir/codecanvas/ (CLAUDE_CONFIG_DIR, whose session directory
 // outlives a throw-away workspace), and copies what exists now.
 func (h hookHost) Mirror(root, configDir string) {
-	w := h.r.find(root)
-	if w == nil || configDir == "" {
-		return
-	}
-	w.mirrorMu.Lock()
-	known := w.mirrors[configDir]
-	if w.mirrors == nil {
-		w.mirrors = map[string]bool{}
-	}
-	w.mirrors[configDir] = true
-	w.mirrorMu.Unlock()
-	if !known {
-		go w.mirrorAll()
+	if w := h.r.find(root); w != nil {
+		w.Mirror(configDir)
 	}
 }

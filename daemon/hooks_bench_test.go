@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccd-dev/ccd/daemon/client"
+	"github.com/ccd-dev/ccd/internal/httpclient"
 )
 
 // BenchmarkHookEvents measures hook round trips per event type through the
@@ -40,7 +40,7 @@ func BenchmarkHookEvents(b *testing.B) {
 	defer ccd("stop")
 	// The target: the function with the most callers in the largest file
 	// (or CCD_BENCH_FILE).
-	c := client.New(filepath.Join(home, "ccd.sock"))
+	c := httpclient.New(filepath.Join(home, "ccd.sock"))
 	var exp struct {
 		Nodes []struct {
 			ID, Kind, Label, Path string

@@ -1,10 +1,8 @@
 package daemon
 
 import (
-	"os"
 	"runtime"
 	rtmetrics "runtime/metrics"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,18 +27,9 @@ type idleGC struct {
 	timer *time.Timer
 }
 
-// defaultIdleGCQuiet is how long updates and requests must be quiet
-// before a check.
-const defaultIdleGCQuiet = 100 * time.Millisecond
-
-// newIdleGC reads CCD_IDLE_GC_MS (0 turns idle collections off).
-func newIdleGC() *idleGC {
-	c := &idleGC{quiet: defaultIdleGCQuiet}
-	if v, err := strconv.Atoi(os.Getenv("CCD_IDLE_GC_MS")); err == nil && v >= 0 {
-		c.quiet = time.Duration(v) * time.Millisecond
-	}
-	return c
-}
+// newIdleGC returns a collector that checks once updates and requests
+// have been quiet for quiet (0 turns idle collections off).
+func newIdleGC(quiet time.Duration) *idleGC { return &idleGC{quiet: quiet} }
 
 // poke says an update just ran: check once updates have been quiet.
 func (c *idleGC) poke() {

@@ -3,17 +3,12 @@ package daemon
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"syscall"
 )
 
-// defaultLogMax is the size at which daemon.log is rotated (CCD_LOG_MAX
-// sets another, in bytes).
-const defaultLogMax = 10 << 20
-
 // logFile is daemon.log, appended to and rotated when it passes max
-// bytes: daemon.log becomes daemon.log.1 (replacing the one before) and a
+// bytes (config.Daemon.LogMax): daemon.log becomes daemon.log.1 (replacing the one before) and a
 // new daemon.log is begun, so the log of a daemon that runs for weeks
 // stays bounded at about twice max.
 type logFile struct {
@@ -45,14 +40,6 @@ func openLog(path string, max int64) (*logFile, error) {
 		l.rotate()
 	}
 	return l, nil
-}
-
-// logMax is CCD_LOG_MAX when it is a positive byte count, else the default.
-func logMax() int64 {
-	if n, err := strconv.ParseInt(os.Getenv("CCD_LOG_MAX"), 10, 64); err == nil && n > 0 {
-		return n
-	}
-	return defaultLogMax
 }
 
 func (l *logFile) Write(p []byte) (int, error) {

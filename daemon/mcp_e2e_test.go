@@ -347,7 +347,7 @@ func TestRetrievalCLIAndHTTP(t *testing.T) {
 		t.Errorf("query without a pattern: %+v", r)
 	}
 	// The status endpoint over plain HTTP.
-	resp, err := wire.Call(context.Background(), filepath.Join(e.home, "ccd.sock"), "GET", "/v1/search/status?root="+dir, nil)
+	resp, err := (wire.Client{Version: wire.Version}).Call(filepath.Join(e.home, "ccd.sock"), "GET", "/v1/search/status?root="+dir, nil)
 	if err != nil || resp.Status != 200 || !strings.Contains(string(resp.Body), "files_indexed") {
 		t.Errorf("GET /v1/search/status: %v %+v", err, resp)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ccd-dev/ccd/daemon/workspace"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -25,7 +26,7 @@ func newMetrics(d *Daemon) *metrics {
 		Name: "ccd_request_seconds", Help: "API request latency by endpoint.",
 		Buckets: []float64{.0005, .001, .002, .005, .01, .025, .05, .1, .25, 1, 5},
 	}, []string{"endpoint"})
-	ws := func(name, help string, f func(*workspace) float64) prometheus.Collector {
+	ws := func(name, help string, f func(workspace.Snapshot) float64) prometheus.Collector {
 		return &gaugeFunc{desc: prometheus.NewDesc(name, help, []string{"root"}, nil), d: d, f: f}
 	}
 	m.reg.MustRegister(
@@ -37,25 +38,25 @@ func newMetrics(d *Daemon) *metrics {
 			func() float64 { return float64(d.reg.gc.runs.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ccd_uptime_seconds", Help: "Seconds since the daemon started."},
 			func() float64 { return time.Since(d.started).Seconds() }),
-		ws("ccd_workspace_nodes", "Graph nodes per workspace.", func(w *workspace) float64 {
-			if w.res == nil {
+		ws("ccd_workspace_nodes", "Graph nodes per workspace.", func(s workspace.Snapshot) float64 {
+			if s.Result == nil {
 				return 0
 			}
-			return float64(len(w.res.Graph.Nodes))
+			return float64(len(s.Result.Graph.Nodes))
 		}),
-		ws("ccd_workspace_edges", "Graph edges per workspace.", func(w *workspace) float64 {
-			if w.res == nil {
+		ws("ccd_workspace_edges", "Graph edges per workspace.", func(s workspace.Snapshot) float64 {
+			if s.Result == nil {
 				return 0
 			}
-			return float64(w.res.Graph.NumEdges())
+			return float64(s.Result.Graph.NumEdges())
 		}),
-		ws("ccd_workspace_generation", "Graph generation per workspace.", func(w *workspace) float64 { return float64(w.gen) }),
-		ws("ccd_workspace_updates_total", "Incremental updates applied per workspace.", func(w *workspace) float64 { return float64(w.updates) }),
-		ws("ccd_workspace_last_update_seconds", "First file event to fresh graph, last update.", func(w *workspace) float64 {
-			return w.lastUpdate.Seconds()
+		ws("ccd_workspace_generation", "Graph generation per workspace.", func(s workspace.Snapshot) float64 { return float64(s.Generation) }),
+		ws("ccd_workspace_updates_total", "Incremental updates applied per workspace.", func(s workspace.Snapshot) float64 { return float64(s.Updates) }),
+		ws("ccd_workspace_last_update_seconds", "First file event to fresh graph, last update.", func(s workspace.Snapshot) float64 {
+			return s.LastUpdate.Seconds()
 		}),
-		ws("ccd_workspace_fresh", "1 when no file change waits to be applied.", func(w *workspace) float64 {
-			if w.fresh() {
+		ws("ccd_workspace_fresh", "1 when no file change waits to be applied.", func(s workspace.Snapshot) float64 {
+			if s.Fresh {
 				return 1
 			}
 			return 0
@@ -68,17 +69,14 @@ func newMetrics(d *Daemon) *metrics {
 type gaugeFunc struct {
 	desc *prometheus.Desc
 	d    *Daemon
-	f    func(*workspace) float64
+	f    func(workspace.Snapshot) float64
 }
 
 func (g *gaugeFunc) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
 
 func (g *gaugeFunc) Collect(ch chan<- prometheus.Metric) {
 	for _, w := range g.d.reg.list() {
-		w.mu.RLock()
-		v := g.f(w)
-		w.mu.RUnlock()
-		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v, w.root)
+		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, g.f(w.Snapshot()), w.Root())
 	}
 }
 

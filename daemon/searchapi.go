@@ -6,30 +6,60 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/ccd-dev/ccd/core/search"
 )
 
-// httpSessions are the retrieval sessions of HTTP clients (what they
-// expanded recently), by workspace and client-chosen session name.
-var httpSessions struct {
-	sync.Mutex
-	m map[string]*search.Session
+// searchSessions are the retrieval sessions of HTTP clients (what they
+// expanded recently), by workspace and client-chosen session name. A
+// session unused for sessionIdle is forgotten, and at most maxSessions
+// are kept (the least recently used goes first).
+type searchSessions struct {
+	mu sync.Mutex
+	m  map[string]*searchSession
 }
 
-func httpSession(root, name string) *search.Session {
-	httpSessions.Lock()
-	defer httpSessions.Unlock()
-	if httpSessions.m == nil {
-		httpSessions.m = map[string]*search.Session{}
+type searchSession struct {
+	s    *search.Session
+	used time.Time
+}
+
+const (
+	sessionIdle = time.Hour
+	maxSessions = 256
+)
+
+// get returns the session name of the workspace root, made on first use.
+func (ss *searchSessions) get(root, name string) *search.Session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	now := time.Now()
+	if ss.m == nil {
+		ss.m = map[string]*searchSession{}
 	}
 	k := root + "\x00" + name
-	s := httpSessions.m[k]
-	if s == nil {
-		s = search.NewSession()
-		httpSessions.m[k] = s
+	if e := ss.m[k]; e != nil {
+		e.used = now
+		return e.s
 	}
-	return s
+	for key, e := range ss.m {
+		if now.Sub(e.used) > sessionIdle {
+			delete(ss.m, key)
+		}
+	}
+	for len(ss.m) >= maxSessions {
+		oldest := ""
+		for key, e := range ss.m {
+			if oldest == "" || e.used.Before(ss.m[oldest].used) {
+				oldest = key
+			}
+		}
+		delete(ss.m, oldest)
+	}
+	e := &searchSession{s: search.NewSession(), used: now}
+	ss.m[k] = e
+	return e.s
 }
 
 // searchRequest is the body of the retrieval endpoints: the workspace, an
@@ -66,7 +96,7 @@ func (d *Daemon) handleSearch(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	sess := httpSession(req.Root, req.Session)
+	sess := d.sessions.get(req.Root, req.Session)
 	var out any
 	switch op {
 	case "query":

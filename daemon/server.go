@@ -18,10 +18,13 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/mcp"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 func (d *Daemon) routes() http.Handler {
@@ -137,7 +140,7 @@ func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 		st.Hooks[ev] = wire.HookStats{Count: s.Count, Cards: s.Cards, P50MS: s.P50MS, P99MS: s.P99MS}
 	}
 	for _, ws := range d.reg.list() {
-		st.Workspaces = append(st.Workspaces, info(ws))
+		st.Workspaces = append(st.Workspaces, info(ws.Snapshot()))
 	}
 	writeJSON(w, http.StatusOK, st)
 }
@@ -145,7 +148,7 @@ func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) handleList(w http.ResponseWriter, r *http.Request) {
 	out := []wire.WorkspaceInfo{}
 	for _, ws := range d.reg.list() {
-		out = append(out, info(ws))
+		out = append(out, info(ws.Snapshot()))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -190,26 +193,24 @@ func (d *Daemon) handleReindex(w http.ResponseWriter, r *http.Request) {
 
 // answerWorkspace waits (up to waitS seconds) for indexing, then reports
 // the workspace: 200 when ready, 202 while indexing, 422 when it failed.
-func (d *Daemon) answerWorkspace(w http.ResponseWriter, r *http.Request, ws *workspace, waitS float64) {
+func (d *Daemon) answerWorkspace(w http.ResponseWriter, r *http.Request, ws *workspace.Workspace, waitS float64) {
 	waitReady(r.Context(), ws, waitS)
-	in := info(ws)
+	in := info(ws.Snapshot())
 	switch in.State {
-	case StateReady:
+	case workspace.StateReady:
 		writeJSON(w, http.StatusOK, in)
-	case StateIndexing:
+	case workspace.StateIndexing:
 		writeJSON(w, http.StatusAccepted, in)
 	default:
 		writeErr(w, http.StatusUnprocessableEntity, "index_failed", in.Error, "check the path; ccd indexes project directories with source files")
 	}
 }
 
-func waitReady(ctx context.Context, ws *workspace, waitS float64) {
+func waitReady(ctx context.Context, ws *workspace.Workspace, waitS float64) {
 	if waitS <= 0 {
 		return
 	}
-	ws.mu.RLock()
-	ready := ws.ready
-	ws.mu.RUnlock()
+	ready := ws.Ready()
 	if ready == nil {
 		return
 	}
@@ -234,7 +235,7 @@ func (d *Daemon) handleRemove(w http.ResponseWriter, r *http.Request) {
 // workspaceFor finds the workspace of the root query parameter; with
 // auto=1 an unknown root is added. It waits up to wait_s for a ready
 // graph, and writes an error (returning nil) when there is none.
-func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspace, *graph.Graph, wire.WorkspaceInfo) {
+func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspace.Workspace, *graph.Graph, wire.WorkspaceInfo) {
 	q := r.URL.Query()
 	root := q.Get("root")
 	if root == "" {
@@ -244,7 +245,7 @@ func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspac
 	ws := d.reg.find(root)
 	if ws == nil && q.Get("auto") == "1" {
 		var err error
-		if ws, err = d.reg.add(root, q.Get("force") == "1"); err != nil {
+		if ws, err = d.reg.admit(root, false, q.Get("force") == "1"); err != nil {
 			fail(w, err)
 			return nil, nil, wire.WorkspaceInfo{}
 		}
@@ -254,24 +255,24 @@ func (d *Daemon) workspaceFor(w http.ResponseWriter, r *http.Request) (*workspac
 		return nil, nil, wire.WorkspaceInfo{}
 	}
 	waitS, _ := strconv.ParseFloat(q.Get("wait_s"), 64)
-	res, _ := ws.snapshot()
-	if res == nil {
+	snap := ws.Snapshot()
+	if snap.Result == nil {
 		waitReady(r.Context(), ws, waitS)
-		res, _ = ws.snapshot()
+		snap = ws.Snapshot()
 	}
-	in := info(ws)
-	if res == nil {
-		if in.State == StateFailed {
+	in := info(snap)
+	if snap.Result == nil {
+		if in.State == workspace.StateFailed {
 			writeErr(w, http.StatusUnprocessableEntity, "index_failed", in.Error, "check the path; ccd indexes project directories with source files")
 		} else {
 			writeErr(w, http.StatusServiceUnavailable, "indexing",
-				fmt.Sprintf("%s is being indexed (%s %d/%d files)", ws.root, in.Phase, in.Done, in.Total),
+				fmt.Sprintf("%s is being indexed (%s %d/%d files)", snap.Root, in.Phase, in.Done, in.Total),
 				"retry in a moment, or pass wait_s to wait")
 		}
 		return nil, nil, in
 	}
 	setMeta(w, in)
-	return ws, d.reg.served(ws, res), in
+	return ws, snap.Graph, in
 }
 
 // setMeta puts the workspace's generation and freshness on an answer.
@@ -329,40 +330,35 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	if ws == nil {
 		return
 	}
-	cands := g.Find(sym)
-	if len(cands) == 0 {
-		fail(w, report.NotFound(g, sym))
+	rep, im, err := report.ImpactOf(g, sym, depth, graph.Filter{MinConfidence: conf}, in.Precise)
+	if err != nil {
+		fail(w, err)
 		return
-	}
-	im := g.Impact(cands[0], depth, graph.Filter{MinConfidence: conf})
-	rep := report.NewImpact(g, im, cands[1:])
-	if rep.HasPrecise() {
-		rep.Precise = in.Precise
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"workspace": in, "impact": rep})
 	evidence := ""
 	if q.Get("record") == "1" {
 		// A person's impact (the CLI) is evidence and focus on the board,
 		// as the MCP tool's is.
-		if b, err := ws.loadBoard(); err == nil {
+		if b, err := ws.Board(); err == nil {
 			ev, _, _ := b.AddImpact(report.BoardImpact(g, im, rep, in.Generation))
 			evidence = ev.ID
 		}
 	}
 	// The impact view lands in .codecanvas/impact_<symbol>.png.
 	go func() {
-		file := d.reg.saveArtifact(ws, g, "impact", cands[0], depth)
+		file := ws.SaveArtifact(g, workspace.ViewImpact, im.Target, depth)
 		if evidence == "" {
 			return
 		}
-		if b, err := ws.loadBoard(); err == nil {
+		if b, err := ws.Board(); err == nil {
 			if file != "" {
 				b.SetImage(evidence, file)
 			}
-			if err := ws.saveBoard(b); err != nil {
-				d.log.Warn("board", "root", ws.root, "err", err)
+			if err := ws.SaveBoard(b); err != nil {
+				d.log.Warn("board", "root", ws.Root(), "err", err)
 			}
-			d.reg.saveArtifact(ws, g, "board", -1, 0)
+			ws.SaveArtifact(g, workspace.ViewBoard, -1, 0)
 		}
 	}()
 }
@@ -392,7 +388,7 @@ func (d *Daemon) handleExport(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	if err := g.WriteJSON(w); err != nil {
-		d.log.Warn("export write", "root", ws.root, "err", err)
+		d.log.Warn("export write", "root", ws.Root(), "err", err)
 	}
 }
 
@@ -480,56 +476,45 @@ func (d *Daemon) handleStop(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// info describes a workspace.
-func info(ws *workspace) wire.WorkspaceInfo {
-	ws.mu.RLock()
-	defer ws.mu.RUnlock()
-	in := wire.WorkspaceInfo{Root: ws.root, State: ws.state, Error: ws.err, Generation: ws.gen,
-		Fresh: ws.fresh(), Head: ws.head, Updates: ws.updates,
-		UpdateMS: float64(ws.lastUpdate.Microseconds()) / 1000, Warm: ws.warm,
-		Reparsed: ws.stats.Reparsed, Reused: ws.stats.Reused}
-	if ws.state == StateIndexing {
-		in.Phase, in.Done, in.Total = ws.prog.Snapshot()
+// info describes a workspace as the API does.
+func info(s workspace.Snapshot) wire.WorkspaceInfo {
+	in := wire.WorkspaceInfo{Root: s.Root, State: s.State, Error: s.Err, Generation: s.Generation,
+		Fresh: s.Fresh, Head: s.Head, Updates: s.Updates,
+		UpdateMS: float64(s.LastUpdate.Microseconds()) / 1000, Warm: s.Warm,
+		Reparsed: s.Stats.Reparsed, Reused: s.Stats.Reused, Store: s.Store, Watch: s.Watch}
+	if s.State == workspace.StateIndexing {
+		in.Phase, in.Done, in.Total = s.Phase, s.Done, s.Total
 	}
-	if note := ws.storeNote.Load(); note != nil {
-		in.Store = *note
-	}
-	if ws.watch != nil {
-		in.Watch = "inotify"
-		if ws.watch.polling.Load() {
-			in.Watch = "polling"
-		}
-	}
-	if in.Error == "" && ws.state == StateReady {
-		switch ws.rootStatus() {
-		case rootGone:
+	if in.Error == "" && s.State == workspace.StateReady {
+		switch s.RootStatus {
+		case workspace.RootGone:
 			in.Error = "the root directory is gone: this graph is of the vanished tree (not fresh)"
-		case rootReplaced:
+		case workspace.RootReplaced:
 			in.Error = "the root directory was made again: indexing the new tree shortly (not fresh)"
 		}
 	}
-	l := ws.lspInfo()
-	in.LSP, in.LSPAdded, in.LSPUpgraded = l.state, l.added, l.upgraded
-	in.LSPSpliced, in.LSPReapplied = l.spliced, l.reapplied
-	in.LSPServers, in.LSPMissing = l.servers, l.missing
-	in.Precise = ws.preciseLine()
-	if l.state == LSPRefining && l.total > 0 {
-		in.LSPProgress = fmt.Sprintf("%d/%d", l.done, l.total)
+	l := s.LSP
+	in.LSP, in.LSPAdded, in.LSPUpgraded = l.State, l.Added, l.Upgraded
+	in.LSPSpliced, in.LSPReapplied = l.Spliced, l.Reapplied
+	in.LSPServers, in.LSPMissing = l.Servers, l.Missing
+	in.Precise = s.Precise.Line()
+	if l.State == workspace.LSPRefining && l.Total > 0 {
+		in.LSPProgress = fmt.Sprintf("%d/%d", l.Done, l.Total)
 	}
-	if ws.res != nil {
-		g := ws.res.Graph
-		in.Files, in.Nodes, in.Edges = ws.res.Summary.Parsed, len(g.Nodes), g.NumEdges()
-		in.Languages = ws.res.Summary.Languages
-		in.Summary = ws.res.Summary.String()
-		for _, e := range ws.res.SyntaxErrorFiles() {
+	if res := s.Result; res != nil {
+		g := res.Graph
+		in.Files, in.Nodes, in.Edges = res.Summary.Parsed, len(g.Nodes), g.NumEdges()
+		in.Languages = res.Summary.Languages
+		in.Summary = res.Summary.String()
+		for _, e := range res.SyntaxErrorFiles() {
 			in.SyntaxErrors = append(in.SyntaxErrors, wire.FileError{Path: e.Path, Line: e.Line, Errors: e.Errors})
 		}
-		ts := ws.res.TreeStats()
+		ts := res.TreeStats()
 		in.Trees, in.Incremental = ts.Cached, ts.Incremental+ts.Unchanged
-		in.IndexedAt = ws.indexedAt.UTC().Format(time.RFC3339)
+		in.IndexedAt = s.IndexedAt.UTC().Format(time.RFC3339)
 	}
-	if ws.took > 0 {
-		in.IndexMS = float64(ws.took.Microseconds()) / 1000
+	if s.Took > 0 {
+		in.IndexMS = float64(s.Took.Microseconds()) / 1000
 	}
 	return in
 }
@@ -580,4 +565,79 @@ func smapsRSS(text string) (int64, int64, bool) {
 		return 0, 0, false
 	}
 	return rss - lazy, lazy, true
+}
+
+// handleRender draws a view: GET /v1/render?root=&view=architecture|impact|board
+// [&symbol=][&depth=][&format=png|svg][&scale=1|2]. The PNG at scale 1 is
+// also saved as the view's artifact under .codecanvas/.
+func (d *Daemon) handleRender(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	view := q.Get("view")
+	format := q.Get("format")
+	if format == "" {
+		format = "png"
+	}
+	if format != "png" && format != "svg" {
+		writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("format=%q: want png or svg", format), "pass format=png or format=svg")
+		return
+	}
+	scale := 1.0
+	if v := q.Get("scale"); v != "" {
+		s, err := strconv.ParseFloat(v, 64)
+		if err != nil || s < 1 || s > 4 {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("scale=%q: want 1 to 4", v), "pass scale=2 for a high-resolution PNG")
+			return
+		}
+		scale = s
+	}
+	depth, ok := intParam(w, q, "depth", 3, 0)
+	if !ok {
+		return
+	}
+	switch view {
+	case "architecture", "board", "impact":
+	default:
+		writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("view=%q: want architecture, impact or board", view),
+			"pass view=architecture, view=board, or view=impact&symbol=Name")
+		return
+	}
+	node := -1
+	if view == "impact" && q.Get("symbol") == "" {
+		writeErr(w, http.StatusBadRequest, "bad_request", "view=impact needs a symbol", "pass symbol=Name")
+		return
+	}
+	ws, g, _ := d.workspaceFor(w, r)
+	if ws == nil {
+		return
+	}
+	if view == "impact" {
+		var err error
+		if node, _, err = report.Target(g, q.Get("symbol")); err != nil {
+			fail(w, err)
+			return
+		}
+	}
+	pic, file, err := ws.Draw(g, view, node, depth, render.Options{Scale: scale})
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("X-Ccd-Artifact", filepath.Join(ws.Root(), store.Dir, file))
+	if format == "svg" {
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Write(pic.SVG())
+		return
+	}
+	data, err := pic.PNG()
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if scale == 1 {
+		if err := ws.Keep(file, data, ""); err != nil {
+			d.log.Warn("artifact", "root", ws.Root(), "file", file, "err", err)
+		}
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Write(data)
 }

@@ -1,11 +1,9 @@
 package daemon
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,39 +14,34 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
-	"github.com/ccd-dev/ccd/core/lsp"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
-// debounce is how long a burst of file events must be quiet before the
-// graph is updated (CCD_DEBOUNCE_MS, default 50); maxDelay bounds the wait
-// during a long burst.
-func debounce() time.Duration {
-	if v, err := strconv.Atoi(os.Getenv("CCD_DEBOUNCE_MS")); err == nil && v >= 0 {
-		return time.Duration(v) * time.Millisecond
-	}
-	return 50 * time.Millisecond
-}
-
+// maxDelay bounds the wait for a burst of file events to be quiet (the
+// debounce, config.Daemon.Debounce) during a long burst.
 const maxDelay = 500 * time.Millisecond
 
 // watcher keeps one workspace fresh: fsnotify on every directory indexing
 // enters (new directories are added as they appear), debounced updates,
-// and a full content check when git's HEAD moves.
+// and a full content check when git's HEAD moves. It is the workspace's
+// Watch.
 type watcher struct {
-	r  *registry
-	ws *workspace
-	fw *fsnotify.Watcher
+	r    *registry
+	ws   *workspace.Workspace
+	root string
+	fw   *fsnotify.Watcher
 
 	excl index.ExcludeCache // ignore files, re-read when one changes
 
 	mu         sync.Mutex
 	pending    map[string]bool // changed paths, relative to the root
+	watched    map[string]bool // directories watched, relative to the root
+	walked     []string        // the directories of the last walk followed (followWalk)
 	full       bool            // re-read every file (HEAD moved)
 	structural bool            // files or directories appeared, vanished or moved
 	precise    bool            // the precise SCIP index was written
-	// preciseFile is the workspace's precise SCIP index (r.preciseFile).
+	// preciseFile is the workspace's precise SCIP index (PreciseFile).
 	preciseFile string
 	kick        chan struct{}
 	done        chan struct{}
@@ -69,46 +62,39 @@ var pollEvery = 2 * time.Second
 func (w *watcher) startPolling(why error) {
 	w.pollOnce.Do(func() {
 		w.polling.Store(true)
-		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.ws.root, "every", pollEvery, "err", why)
-		go every(pollEvery, w.pollStop, func() { w.r.update(w.ws, nil, false, false, time.Now()) })
+		w.r.log.Warn("watch: inotify cannot follow this tree; polling it instead", "root", w.root, "every", pollEvery, "err", why)
+		go every(pollEvery, w.pollStop, func() { w.ws.Update(workspace.Changes{Since: time.Now()}) })
 	})
 }
 
-func (r *registry) watch(ws *workspace) {
+// watch starts following ws's tree.
+func (r *registry) watch(ws *workspace.Workspace) {
 	// Tests widen the window between indexing and watching to prove that
 	// changes made in it are not lost.
 	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
 		time.Sleep(time.Duration(ms) * time.Millisecond)
 	}
 	fw, err := newFSWatcher()
-	w := &watcher{r: r, ws: ws, fw: fw, pending: map[string]bool{}, kick: make(chan struct{}, 1), done: make(chan struct{}),
-		pollStop: make(chan struct{}), preciseFile: r.preciseFile(ws)}
+	w := &watcher{r: r, ws: ws, root: ws.Root(), fw: fw, pending: map[string]bool{}, watched: map[string]bool{}, kick: make(chan struct{}, 1),
+		done: make(chan struct{}), pollStop: make(chan struct{}), preciseFile: ws.PreciseFile()}
 	if err != nil {
 		// No inotify instance left (fs.inotify.max_user_instances):
 		// poll the tree instead.
-		ws.mu.Lock()
-		if ws.removed.Load() {
-			ws.mu.Unlock()
+		if !ws.Watching(w, true) {
 			return
 		}
-		ws.watch = w
-		ws.dirty = false
-		ws.mu.Unlock()
 		go w.updates()
 		w.startPolling(err)
 		return
 	}
-	ws.mu.Lock()
-	if ws.removed.Load() {
-		ws.mu.Unlock()
+	if !ws.Watching(w, false) {
 		fw.Close() // removed before its watches went in
 		return
 	}
-	ws.watch = w
-	ws.mu.Unlock()
-	w.addTree("")
-	if fi, err := os.Stat(filepath.Join(ws.root, ".git")); err == nil && fi.IsDir() {
-		fw.Add(filepath.Join(ws.root, ".git"))
+	res, _ := ws.Result()
+	w.followWalk(res)
+	if fi, err := os.Stat(filepath.Join(w.root, ".git")); err == nil && fi.IsDir() {
+		fw.Add(filepath.Join(w.root, ".git"))
 	}
 	go w.events()
 	go w.updates()
@@ -120,41 +106,82 @@ func (r *registry) watch(ws *workspace) {
 	w.mark("", false)
 }
 
-// addTree watches dir (relative to the root) and every directory below it
-// that indexing enters. Files that appeared before the watch was in place
-// are picked up because every update walks the tree.
-func (w *watcher) addTree(rel string) {
-	abs := filepath.Join(w.ws.root, filepath.FromSlash(rel))
-	dirs, err := index.Dirs(abs, w.r.cfg)
-	if err != nil {
+// watchDirs adds watches on dirs (relative to the root). Directories
+// already watched are skipped unless force (a directory made again at a
+// path the watcher knew gets a new watch).
+func (w *watcher) watchDirs(dirs []string, force bool) {
+	if w.fw == nil {
 		return
 	}
 	for _, d := range dirs {
-		if err := w.fw.Add(filepath.Join(abs, filepath.FromSlash(d))); err != nil {
+		w.mu.Lock()
+		known := w.watched[d]
+		w.watched[d] = true
+		w.mu.Unlock()
+		if known && !force {
+			continue
+		}
+		abs := filepath.Join(w.root, filepath.FromSlash(d))
+		if err := w.fw.Add(abs); err != nil {
+			w.mu.Lock()
+			delete(w.watched, d)
+			w.mu.Unlock()
 			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
 				// The watch limit (fs.inotify.max_user_watches): the
 				// rest of the tree is polled.
 				w.startPolling(err)
 				return
 			}
-			w.r.log.Warn("watch: cannot add", "dir", filepath.Join(abs, d), "err", err)
+			w.r.log.Warn("watch: cannot add", "dir", abs, "err", err)
 		}
 	}
 }
 
-// markTextFiles marks the documentation and configuration files already
-// in a new directory, which the update walk (code files only) would not
-// bring to the retrieval index.
-func (w *watcher) markTextFiles(rel string) {
-	for _, t := range textFiles(filepath.Join(w.ws.root, filepath.FromSlash(rel)), w.r.cfg) {
-		p := path.Join(rel, t)
-		if !w.excl.Excluded(w.ws.root, p, false, w.r.cfg.SkipDirs) {
-			w.mark(p, false)
+// forget drops rel and every directory below it from the watched set
+// (inotify drops a removed directory's watch by itself).
+func (w *watcher) forget(rel string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.watched[rel] {
+		return
+	}
+	for d := range w.watched {
+		if d == rel || strings.HasPrefix(d, rel+"/") {
+			delete(w.watched, d)
 		}
 	}
 }
 
-func (w *watcher) close() {
+// followWalk watches the directories of res's walk not watched yet (made
+// while no watch was in place to see them), once per walk.
+func (w *watcher) followWalk(res *index.Result) {
+	if res == nil {
+		return
+	}
+	dirs := res.Dirs()
+	w.mu.Lock()
+	same := len(dirs) == len(w.walked) && (len(dirs) == 0 || &dirs[0] == &w.walked[0])
+	w.walked = dirs
+	w.mu.Unlock()
+	if !same {
+		w.watchDirs(dirs, false)
+	}
+}
+
+// addTree watches a directory that just appeared (rel, relative to the
+// root) and every directory below it indexing enters, and marks the
+// documentation and configuration files already in it, which the update
+// walk (code files only) would not bring to the retrieval index.
+func (w *watcher) addTree(rel string) {
+	tree := index.Walk(w.root, rel, w.r.cfg)
+	w.watchDirs(tree.Dirs, true)
+	for _, p := range tree.Text {
+		w.mark(p, false)
+	}
+}
+
+// Close stops following the tree.
+func (w *watcher) Close() {
 	select {
 	case <-w.pollStop:
 	default:
@@ -181,7 +208,7 @@ func (w *watcher) events() {
 	// Closing the fsnotify watcher closes both channels; either ends the
 	// loop, and closing kick ends the update goroutine.
 	defer close(w.kick)
-	gitDir := filepath.Join(w.ws.root, ".git") + string(filepath.Separator)
+	gitDir := filepath.Join(w.root, ".git") + string(filepath.Separator)
 	for {
 		select {
 		case ev, ok := <-w.fw.Events:
@@ -204,7 +231,7 @@ func (w *watcher) events() {
 				w.mark("", false)
 				continue
 			}
-			rel, err := filepath.Rel(w.ws.root, ev.Name)
+			rel, err := filepath.Rel(w.root, ev.Name)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				continue
 			}
@@ -214,7 +241,7 @@ func (w *watcher) events() {
 			}
 			fi, statErr := os.Lstat(ev.Name)
 			isDir := statErr == nil && fi.IsDir()
-			if w.excl.Excluded(w.ws.root, rel, isDir, w.r.cfg.SkipDirs) {
+			if w.excl.Excluded(w.root, rel, isDir, w.r.cfg.SkipDirs) {
 				continue // .codecanvas/, node_modules/, ignored files: not the graph's business
 			}
 			if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
@@ -222,13 +249,15 @@ func (w *watcher) events() {
 				w.structural = true
 				w.mu.Unlock()
 			}
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.forget(rel)
+			}
 			if ev.Has(fsnotify.Create) {
 				if isDir {
 					// Watch the new directory at once, then let the update
 					// walk find whatever was written into it meanwhile
 					// (code files; the text files are marked here).
 					w.addTree(rel)
-					w.markTextFiles(rel)
 				}
 			}
 			w.mark(rel, false)
@@ -237,7 +266,7 @@ func (w *watcher) events() {
 				return
 			}
 			// An overflow loses events: check everything.
-			w.r.log.Warn("watch error", "root", w.ws.root, "err", err)
+			w.r.log.Warn("watch error", "root", w.root, "err", err)
 			w.mark("", true)
 		}
 	}
@@ -250,9 +279,7 @@ func (w *watcher) mark(rel string, full bool) {
 	}
 	w.full = w.full || full
 	w.mu.Unlock()
-	w.ws.mu.Lock()
-	w.ws.dirty = true
-	w.ws.mu.Unlock()
+	w.ws.MarkDirty()
 	select {
 	case w.kick <- struct{}{}:
 	default:
@@ -262,7 +289,7 @@ func (w *watcher) mark(rel string, full bool) {
 // updates applies batches of changes, one at a time.
 func (w *watcher) updates() {
 	defer close(w.done)
-	quiet := debounce()
+	quiet := w.r.knobs.Debounce
 	for range w.kick {
 		first := time.Now()
 		// Wait for the burst to end (or maxDelay).
@@ -299,183 +326,23 @@ func (w *watcher) apply(since time.Time) {
 	w.pending, w.full, w.structural, w.precise = map[string]bool{}, false, false, false
 	w.mu.Unlock()
 	if !onlyPrecise {
-		w.r.update(w.ws, hint, full, fast, since)
-		w.r.syncSearchText(w.ws, hint)
+		w.ws.Update(workspace.Changes{Paths: hint, Full: full, Fast: fast, Since: since})
+		res, _ := w.ws.Result()
+		w.followWalk(res)
 	}
 	if precise {
-		w.r.log.Info("scip index changed: importing it again", "root", w.ws.root)
-		go w.r.refine(w.ws)
+		w.r.log.Info("scip index changed: importing it again", "root", w.root)
+		go w.ws.Refine()
 	}
 }
 
-// update brings ws up to date (also used for explicit refreshes). full
-// re-reads every file, as after a branch switch; fast says the hint lists
-// every change and they are all writes, so known files can be re-read
-// without walking the tree (falling back to a full update otherwise).
-func (r *registry) update(ws *workspace, hint []string, full, fast bool, since time.Time) (u updated, err error) {
-	ws.upd.Lock()
-	defer ws.upd.Unlock()
-	res, _ := ws.snapshot()
-	if res == nil {
-		return u, nil
-	}
-	u.before = r.served(ws, res)
-	if full {
-		for _, f := range res.Files {
-			hint = append(hint, f.Path)
-		}
-	}
-	var next *index.Result
-	var st index.UpdateStats
-	ok := false
-	if fast && len(hint) > 0 {
-		next, st, ok, err = res.UpdateFiles(hint)
-	}
-	if !ok && err == nil {
-		next, st, err = res.Update(hint)
-	}
-	var refineAgain, projectChanged bool
-	if err == nil {
-		refineAgain, u.edited = r.markPending(ws, res, next)
-		projectChanged = r.lspm != nil && next.Project != res.Project && next.ProjectDigest() != res.ProjectDigest()
-	}
-	ws.mu.Lock()
-	w := ws.watch
-	ws.dirty = w != nil && w.hasPending()
-	if err != nil {
-		ws.mu.Unlock()
-		r.log.Warn("update failed", "root", ws.root, "err", err)
-		u.after, u.ts = u.before, res.Graph
-		return u, err
-	}
-	changed := st.Reparsed > 0 || st.Removed > 0 || next.Graph != res.Graph || next.Summary.String() != res.Summary.String()
-	ws.res = next
-	if changed {
-		// A touch or a repeated event changes nothing visible: same generation.
-		ws.gen++
-		ws.lastUpdate = time.Since(since)
-		ws.updates++
-		ws.stats = st
-	}
-	ws.head = gitHead(ws.root)
-	gen := ws.gen
-	ws.mu.Unlock()
-	// The refined graph follows every update in turn (a splice when the
-	// update was one), so answers keep the language servers' edges.
-	u.after, u.ts = r.served(ws, next), next.Graph
-	if next.Graph != res.Graph && !full && len(hint) <= 64 {
-		now := time.Now()
-		if ws.recent == nil {
-			ws.recent = map[string]recentChange{}
-		}
-		for p, c := range ws.recent {
-			if now.Sub(c.at) > recentWindow {
-				delete(ws.recent, p)
-			}
-		}
-		for _, p := range hint {
-			// Until a hook takes it, the entry keeps the graph before the
-			// first of a file's changes: a non-atomic save seen half-way
-			// (truncated, then the content) must not become the "before".
-			if c, ok := ws.recent[p]; ok && now.Sub(c.at) < recentWindow {
-				c.last = now
-				ws.recent[p] = c
-				continue
-			}
-			ws.recent[p] = recentChange{before: u.before, at: now, last: now}
-		}
-	}
-	if changed {
-		rs := next.ResolveStats()
-		r.log.Info("updated", "root", ws.root, "generation", gen, "stats", st.String(), "resolve", rs.Mode,
-			"resolved", rs.Resolved, "names", rs.Names, "latency", time.Since(since))
-	}
-	go r.persist(ws)
-	if changed {
-		go r.writeSCIP(ws)
-	}
-	r.gc.poke()
-	if changed {
-		go r.syncSearch(ws, res, next)
-	}
-	switch {
-	case projectChanged:
-		// Module paths or path aliases changed: any call may resolve
-		// differently, so the servers are asked about everything.
-		go r.refine(ws)
-	case refineAgain:
-		go r.refineChanged(ws)
-	}
-	return u, nil
-}
-
-// updated is what an update hands a hook: the graphs answers use before
-// and after it, the tree-sitter graph after it, and the files whose
-// content changed.
-type updated struct {
-	before, after, ts *graph.Graph
-	edited            []string
-}
-
-// card returns the graphs an edit card compares: after without the
-// language servers' edges leaving the edited files, which were found for
-// their old content (the servers are asked again in a moment); the
-// tree-sitter edges of those files are fresh.
-func (u updated) card() (before, after *graph.Graph) {
-	if u.after == nil || u.after == u.ts || len(u.edited) == 0 {
-		return u.before, u.after
-	}
-	return u.before, lsp.ApplyFiles(u.after, u.ts, u.edited, nil)
-}
-
-// takeBeforeChanges returns the graph before the recent burst of updates
-// that changed rels (nil when there was none within recentWindow) and
-// forgets it: the next edit starts a new burst.
-//
-// An edit may change several files (a patch): the graph is the one before
-// the earliest of their recent changes.
-func (ws *workspace) takeBeforeChanges(rels []string) *graph.Graph {
-	ws.upd.Lock()
-	defer ws.upd.Unlock()
-	var g *graph.Graph
-	var first time.Time
-	for _, rel := range rels {
-		c, ok := ws.recent[rel]
-		delete(ws.recent, rel)
-		if ok && time.Since(c.at) <= recentWindow && (g == nil || c.at.Before(first)) {
-			g, first = c.before, c.at
-		}
-	}
-	return g
-}
-
-func (w *watcher) hasPending() bool {
+// Pending reports file changes seen and not applied yet.
+func (w *watcher) Pending() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.pending) > 0 || w.full
 }
 
-// gitHead returns the commit HEAD points at ("" outside git), reading
-// .git/HEAD, the ref file or packed-refs.
-func gitHead(root string) string {
-	git := filepath.Join(root, ".git")
-	b, err := os.ReadFile(filepath.Join(git, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	head := strings.TrimSpace(string(b))
-	ref, ok := strings.CutPrefix(head, "ref: ")
-	if !ok {
-		return head // detached
-	}
-	if b, err := os.ReadFile(filepath.Join(git, filepath.FromSlash(ref))); err == nil {
-		return strings.TrimSpace(string(b))
-	}
-	packed, _ := os.ReadFile(filepath.Join(git, "packed-refs"))
-	for _, line := range bytes.Split(packed, []byte("\n")) {
-		if f := strings.Fields(string(line)); len(f) == 2 && f[1] == ref {
-			return f[0]
-		}
-	}
-	return ""
-}
+// Polling reports that the tree is walked every pollEvery because inotify
+// cannot follow it.
+func (w *watcher) Polling() bool { return w.polling.Load() }

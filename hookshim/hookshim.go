@@ -4,7 +4,7 @@
 // the shim exits 0, prints nothing, and logs the cause to hook.log in the
 // state directory.
 //
-// It runs for every hook event, so it links only package lean (no net,
+// It runs for every hook event, so it links only package wire (no net,
 // fmt, time or os): a Go binary pays at start-up for every package it
 // links.
 package hookshim
@@ -13,7 +13,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/ccd-dev/ccd/daemon/wire/lean"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 // maxEvent bounds what is read from stdin (a Write of a large file carries
@@ -24,19 +24,19 @@ const maxEvent = 64 << 20
 // counted from the shim's start (reading stdin included): inside the
 // shortest timeout `ccd setup` registers (5 s), with a second for the
 // process to start and exit.
-const defaultBudget = 4000 * lean.Millisecond
+const defaultBudget = 4000 * wire.Millisecond
 
 // Main runs the shim on stdin and stdout and returns its exit code, which
 // is always 0; a failure is logged to hook.log.
-func Main(stdin, stdout lean.FD) int {
+func Main(stdin, stdout wire.FD) int {
 	if err := run(stdin, stdout); err != nil {
-		lean.AppendLog("hook.log", "ccd-hook", err.Error())
+		wire.AppendLog("hook.log", "ccd-hook", err.Error())
 	}
 	return 0
 }
 
-func run(stdin, stdout lean.FD) error {
-	deadline := lean.After(budget()) // reading the event counts too
+func run(stdin, stdout wire.FD) error {
+	deadline := wire.After(budget()) // reading the event counts too
 	ev, err := stdin.ReadAll(maxEvent)
 	if err != nil {
 		return errors.New("read event: " + err.Error())
@@ -69,17 +69,17 @@ func run(stdin, stdout lean.FD) error {
 // answers (and CCD_NO_AUTOSTART is not 1) is a daemon started and the
 // event posted again. Connecting, starting and answering share one budget,
 // CCD_HOOK_BUDGET_MS. A non-2xx answer is the daemon's error envelope.
-func Forward(ev []byte) ([]byte, error) { return forward(ev, lean.After(budget())) }
+func Forward(ev []byte) ([]byte, error) { return forward(ev, wire.After(budget())) }
 
-func forward(ev []byte, deadline lean.Deadline) ([]byte, error) {
-	c := lean.Client{Version: lean.Version, Deadline: deadline, Patient: true}
-	sock, err := lean.SocketPath()
+func forward(ev []byte, deadline wire.Deadline) ([]byte, error) {
+	c := wire.Client{Version: wire.Version, Deadline: deadline, Patient: true}
+	sock, err := wire.SocketPath()
 	if err != nil {
 		return nil, err
 	}
 	target := hookPath()
 	resp, err := c.Call(sock, "POST", target, ev)
-	if errors.Is(err, lean.ErrNoDaemon) && lean.Getenv("CCD_NO_AUTOSTART") != "1" {
+	if errors.Is(err, wire.ErrNoDaemon) && wire.Getenv("CCD_NO_AUTOSTART") != "1" {
 		if sock, err = c.Ensure(true); err != nil {
 			return nil, errors.New("connect: " + err.Error())
 		}
@@ -96,8 +96,8 @@ func forward(ev []byte, deadline lean.Deadline) ([]byte, error) {
 
 // budget is CCD_HOOK_BUDGET_MS in nanoseconds, else the default.
 func budget() int64 {
-	if n, err := strconv.Atoi(lean.Getenv("CCD_HOOK_BUDGET_MS")); err == nil && n > 0 {
-		return int64(n) * lean.Millisecond
+	if n, err := strconv.Atoi(wire.Getenv("CCD_HOOK_BUDGET_MS")); err == nil && n > 0 {
+		return int64(n) * wire.Millisecond
 	}
 	return defaultBudget
 }
@@ -131,12 +131,12 @@ func hookPath() string {
 		}
 		q += k + "=" + queryEscape(v)
 	}
-	add("agent", agentArg(lean.Args()))
-	add("config_dir", lean.Getenv("CLAUDE_CONFIG_DIR"))
-	project := lean.Getenv("CLAUDE_PROJECT_DIR")
+	add("agent", agentArg(wire.Args()))
+	add("config_dir", wire.Getenv("CLAUDE_CONFIG_DIR"))
+	project := wire.Getenv("CLAUDE_PROJECT_DIR")
 	for _, name := range [...]string{"GEMINI_PROJECT_DIR", "FACTORY_PROJECT_DIR", "CODEX_PROJECT_DIR"} {
 		if project == "" {
-			project = lean.Getenv(name)
+			project = wire.Getenv(name)
 		}
 	}
 	add("project_dir", project)

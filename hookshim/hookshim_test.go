@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccd-dev/ccd/daemon/wire/lean"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 func TestHookPath(t *testing.T) {
@@ -76,8 +76,8 @@ func TestAgentArg(t *testing.T) {
 		}
 	}
 	// The test binary's own arguments come back from /proc/self/cmdline.
-	if got := lean.Args(); len(got) != len(os.Args)-1 || (len(got) > 0 && got[0] != os.Args[1]) {
-		t.Errorf("lean.Args() = %q, os.Args = %q", got, os.Args)
+	if got := wire.Args(); len(got) != len(os.Args)-1 || (len(got) > 0 && got[0] != os.Args[1]) {
+		t.Errorf("wire.Args() = %q, os.Args = %q", got, os.Args)
 	}
 }
 
@@ -97,7 +97,7 @@ func TestBudget(t *testing.T) {
 	for _, c := range []struct {
 		env  string
 		want int64
-	}{{"", defaultBudget}, {"250", 250 * lean.Millisecond}, {"+7", 7 * lean.Millisecond}, {"0", defaultBudget}, {"-5", defaultBudget}, {"1s", defaultBudget}} {
+	}{{"", defaultBudget}, {"250", 250 * wire.Millisecond}, {"+7", 7 * wire.Millisecond}, {"0", defaultBudget}, {"-5", defaultBudget}, {"1s", defaultBudget}} {
 		t.Setenv("CCD_HOOK_BUDGET_MS", c.env)
 		if got := budget(); got != c.want {
 			t.Errorf("%q: %d, want %d", c.env, got, c.want)
@@ -166,7 +166,7 @@ func TestForward(t *testing.T) {
 		}
 		r := <-seen
 		body, _ := io.ReadAll(r.Body)
-		if string(body) != c.event || r.URL.Query().Get("project_dir") != "/work/p q" || r.Header.Get(lean.VersionHeader) != lean.Version {
+		if string(body) != c.event || r.URL.Query().Get("project_dir") != "/work/p q" || r.Header.Get(wire.VersionHeader) != wire.Version {
 			t.Errorf("the daemon saw %s %s %v", r.URL, body, r.Header)
 		}
 	}
@@ -175,7 +175,7 @@ func TestForward(t *testing.T) {
 func TestForwardNoDaemon(t *testing.T) {
 	home, _ := fakeDaemon(t)
 	t.Setenv("CCD_SOCKET", filepath.Join(home, "other.sock"))
-	if _, err := Forward([]byte(`{}`)); !errors.Is(err, lean.ErrNoDaemon) {
+	if _, err := Forward([]byte(`{}`)); !errors.Is(err, wire.ErrNoDaemon) {
 		t.Errorf("autostart off: %v", err)
 	}
 	t.Setenv("CCD_NO_AUTOSTART", "")
@@ -236,7 +236,7 @@ func runMain(t *testing.T, stdin string) (string, int) {
 		b, _ := io.ReadAll(outR)
 		got <- string(b)
 	}()
-	code := Main(lean.FD(inR.Fd()), lean.FD(outW.Fd()))
+	code := Main(wire.FD(inR.Fd()), wire.FD(outW.Fd()))
 	outW.Close()
 	return <-got, code
 }
@@ -281,7 +281,7 @@ func TestRunPrintsOnlyJSON(t *testing.T) {
 		outR, outW, _ := os.Pipe()
 		inW.WriteString(c.event)
 		inW.Close()
-		if code := Main(lean.FD(inR.Fd()), lean.FD(outW.Fd())); code != 0 {
+		if code := Main(wire.FD(inR.Fd()), wire.FD(outW.Fd())); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
 		outW.Close()

@@ -14,15 +14,13 @@ package mcpshim
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -162,7 +160,7 @@ func run(stdin io.Reader, stdout io.Writer) error {
 
 // pipe carries messages until the client closes stdin (done) or the
 // daemon's side of the connection ends (not done: reconnect).
-func (s *session) pipe(conn net.Conn, br *bufio.Reader, lines <-chan []byte) (done bool, err error) {
+func (s *session) pipe(conn *daemonConn, br *bufio.Reader, lines <-chan []byte) (done bool, err error) {
 	daemonEnd := make(chan error, 1)
 	go func() {
 		for {
@@ -191,9 +189,7 @@ func (s *session) pipe(conn net.Conn, br *bufio.Reader, lines <-chan []byte) (do
 			if !ok {
 				// The client is done: let the daemon finish what it
 				// was asked, then end.
-				if uc, ok := conn.(*net.UnixConn); ok {
-					uc.CloseWrite()
-				}
+				conn.closeWrite()
 				select {
 				case <-daemonEnd:
 				case <-time.After(30 * time.Second):
@@ -222,7 +218,7 @@ func endErr(err error) error {
 // the requests the old daemon never answered are sent again, except tool
 // calls (the old daemon may have done part of one: a claim recorded
 // twice), which get an error answer saying to call again.
-func (s *session) resume(conn net.Conn) error {
+func (s *session) resume(conn *daemonConn) error {
 	s.mu.Lock()
 	var lost []string
 	var again [][]byte
@@ -263,54 +259,43 @@ func (s *session) resume(conn net.Conn) error {
 	return nil
 }
 
+// daemonConn is an upgraded connection to the daemon.
+type daemonConn struct {
+	*os.File
+	fd int
+}
+
+// closeWrite says the client has nothing more to send (the daemon still
+// answers what it was asked).
+func (c *daemonConn) closeWrite() { syscall.Shutdown(c.fd, syscall.SHUT_WR) }
+
 // connect reaches (or starts) the daemon and upgrades a connection to MCP.
-func connect() (net.Conn, *bufio.Reader, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	sock, err := wire.Ensure(ctx, true)
-	cancel()
+func connect() (*daemonConn, *bufio.Reader, error) {
+	c := wire.Client{Version: wire.Version, Deadline: wire.After(15000 * wire.Millisecond)}
+	sock, err := c.Ensure(true)
 	if err != nil {
 		return nil, nil, fmt.Errorf("connect: %w", err)
-	}
-	conn, err := net.Dial("unix", sock)
-	if err != nil {
-		return nil, nil, fmt.Errorf("dial %s: %w", sock, err)
-	}
-	if err := wire.CheckConn(conn); err != nil {
-		conn.Close()
-		return nil, nil, fmt.Errorf("dial %s: %w", sock, err)
 	}
 	workspace := os.Getenv("CLAUDE_PROJECT_DIR")
 	if workspace == "" {
 		workspace, _ = os.Getwd()
 	}
-	req, err := http.NewRequest(http.MethodGet, "http://ccd/v1/mcp", nil)
+	fd, rest, err := c.Upgrade(sock, "/v1/mcp", "mcp", "X-Ccd-Workspace", workspace)
 	if err != nil {
-		conn.Close()
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("connect %s: %w", sock, err)
 	}
-	req.Header.Set("Connection", "Upgrade")
-	req.Header.Set("Upgrade", "mcp")
-	req.Header.Set(wire.VersionHeader, wire.Version)
-	req.Header.Set("X-Ccd-Workspace", workspace)
-	if err := req.Write(conn); err != nil {
-		conn.Close()
-		return nil, nil, fmt.Errorf("upgrade request: %w", err)
+	// Non-blocking, so that the runtime's poller serves it: closing the
+	// file ends a read waiting on it.
+	if err := syscall.SetNonblock(int(fd), true); err != nil {
+		syscall.Close(int(fd))
+		return nil, nil, fmt.Errorf("connect %s: %w", sock, err)
 	}
-	br := bufio.NewReaderSize(conn, 64<<10)
-	resp, err := http.ReadResponse(br, req)
-	if err != nil {
-		conn.Close()
-		return nil, nil, fmt.Errorf("upgrade response: %w", err)
-	}
-	if resp.StatusCode != http.StatusSwitchingProtocols {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		resp.Body.Close()
-		conn.Close()
-		return nil, nil, fmt.Errorf("daemon refused the MCP upgrade: %s %s", resp.Status, bytes.TrimSpace(body))
-	}
-	return conn, br, nil
+	conn := &daemonConn{File: os.NewFile(uintptr(fd), "ccd daemon"), fd: int(fd)}
+	return conn, bufio.NewReaderSize(io.MultiReader(bytes.NewReader(rest), conn), 64<<10), nil
 }
 
-func isClosed(err error) bool { return errors.Is(err, net.ErrClosed) }
+func isClosed(err error) bool { return errors.Is(err, os.ErrClosed) }
 
-func logf(format string, args ...any) { wire.AppendLog("mcp.log", "ccd-mcp", format, args...) }
+func logf(format string, args ...any) {
+	wire.AppendLog("mcp.log", "ccd-mcp", fmt.Sprintf(format, args...))
+}

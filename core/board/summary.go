@@ -3,6 +3,8 @@ package board
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // View is the orientation every answer ends with: counts, focus, the
@@ -108,7 +110,7 @@ func (b *Board) next(action string, v View) string {
 			return hintGeneric
 		case left > 0:
 			return fmt.Sprintf("Next: %d affected %s of %s left: %s. Mark or skip each, or start a new impact analysis.",
-				left, plural(left, "node", "nodes"), p.Label, refList(p.Remaining, 5))
+				left, words.Plural(left, "node", "nodes"), p.Label, refList(p.Remaining, 5))
 		default:
 			return fmt.Sprintf(`Next: All %d affected nodes of %s are addressed. Record the outcome with canvas(action="claim", kind="finding", text="..."), or analyse the next symbol with impact.`,
 				p.Total, p.Label)
@@ -124,7 +126,7 @@ func (b *Board) next(action string, v View) string {
 			return hintInit
 		case left > 0:
 			return fmt.Sprintf("Next: %d affected %s of %s left: %s. Mark or skip each as you verify it.",
-				left, plural(left, "node", "nodes"), p.Label, refList(p.Remaining, 5))
+				left, words.Plural(left, "node", "nodes"), p.Label, refList(p.Remaining, 5))
 		case v.OpenClaims > 0:
 			return fmt.Sprintf(`Next: Settle open claims with canvas(action="claim", kind="confirmed|refuted|answered", text="%s: why"), or analyse another symbol with impact.`,
 				b.latestOpenClaim())
@@ -158,11 +160,4 @@ func refList(rs []Ref, n int) string {
 		s += fmt.Sprintf(" (+%d more)", len(rs)-n)
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // metricOrder is the order metrics print in; other keys follow sorted.
@@ -70,9 +72,9 @@ func (s Snapshot) WriteText(out io.Writer, limit int) {
 	fmt.Fprintf(&w, "\nClaims (%d, %d open):\n", len(s.Claims), s.View.OpenClaims)
 	older(skip, "claims")
 	for _, c := range s.Claims[c0:] {
-		fmt.Fprintf(&w, "  %s [%s, %s]%s %s\n", c.ID, c.Kind, c.Status, link(c.Evidence), cut(c.Text, 300))
+		fmt.Fprintf(&w, "  %s [%s, %s]%s %s\n", c.ID, c.Kind, c.Status, link(c.Evidence), words.Clip(c.Text, 300))
 		if c.Resolution != "" {
-			fmt.Fprintf(&w, "      %s: %s\n", c.Status, cut(c.Resolution, 300))
+			fmt.Fprintf(&w, "      %s: %s\n", c.Status, words.Clip(c.Resolution, 300))
 		}
 	}
 	d0, skip := newest(len(s.Decisions), limit)
@@ -85,7 +87,7 @@ func (s Snapshot) WriteText(out io.Writer, limit int) {
 		}
 		text := ""
 		if d.Text != "" {
-			text = " " + cut(d.Text, 300)
+			text = " " + words.Clip(d.Text, 300)
 		}
 		fmt.Fprintf(&w, "  %s [%s]%s%s%s\n", d.ID, d.Kind, sym, link(d.Evidence), text)
 	}
@@ -117,7 +119,7 @@ func (s Snapshot) WriteText(out io.Writer, limit int) {
 			if t.ID == s.ActiveTask {
 				mark = "*"
 			}
-			fmt.Fprintf(&w, " %s%s %s\n", mark, t.ID, cut(t.Title, 120))
+			fmt.Fprintf(&w, " %s%s %s\n", mark, t.ID, words.Clip(t.Title, 120))
 		}
 	}
 }
@@ -136,14 +138,4 @@ func link(ev string) string {
 		return ""
 	}
 	return " → " + ev
-}
-
-// cut shortens s to n runes, on one line.
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -97,6 +96,12 @@ type Result struct {
 	trees *parse.TreeCache
 	// delta is how Graph was made from the previous result's (see Delta).
 	delta delta
+	// dirs and text are what the walk that made the result found besides
+	// source files (see discover.go).
+	dirs, text []string
+	// sources is the content of the files the update that made the
+	// result parsed (see Source).
+	sources *sources
 }
 
 // delta says that a graph is prev spliced over files.
@@ -151,7 +156,8 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	if err := reg.Prepare(d.languages()...); err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
-	res := &Result{Root: abs, Project: d.project(cfg), cfg: cfg, stamps: map[string]stamp{}, trees: newTrees()}
+	res := &Result{Root: abs, Project: d.project(cfg), cfg: cfg, stamps: map[string]stamp{}, trees: newTrees(),
+		dirs: d.dirs, text: d.text}
 	res.Summary.Files = len(d.files)
 	res.Summary.TooLarge = d.tooLarge
 	res.Summary.Unreadable = d.unreadable
@@ -182,114 +188,6 @@ func BuildWith(root string, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// discovery is what a walk of the tree found.
-type discovery struct {
-	root       string
-	dirs       []string // directories entered, relative ("" is the root)
-	files      []candidate
-	projFiles  map[string][]string // base name → relative paths (go.mod, tsconfig.json, ...)
-	tooLarge   int
-	unreadable int
-}
-
-// Dirs lists the directories of root that indexing enters (relative,
-// "" for the root itself): the ones a watcher needs to watch.
-func Dirs(root string, cfg config.Config) ([]string, error) {
-	reg, err := parse.Default()
-	if err != nil {
-		return nil, err
-	}
-	return discover(root, cfg, reg).dirs, nil
-}
-
-// languages lists the languages of the discovered files.
-func (d *discovery) languages() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, c := range d.files {
-		if c.lang != "" && !seen[c.lang] {
-			seen[c.lang] = true
-			out = append(out, c.lang)
-		}
-	}
-	return out
-}
-
-var projectFileNames = map[string]bool{
-	"go.mod": true, "tsconfig.json": true, "jsconfig.json": true, "package.json": true, "Cargo.toml": true,
-}
-
-func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
-	d := &discovery{root: root, projFiles: map[string][]string{}}
-	skip := map[string]bool{}
-	for _, s := range cfg.SkipDirs {
-		skip[s] = true
-	}
-	var stack []*ignoreFile
-	if ig := readIgnore(filepath.Join(root, ".git", "info", "exclude"), ""); ig != nil {
-		stack = append(stack, ig)
-	}
-	var walk func(absDir, rel string, stack []*ignoreFile)
-	walk = func(absDir, rel string, stack []*ignoreFile) {
-		ents, err := os.ReadDir(absDir)
-		if err != nil {
-			return // unreadable directory: nothing below it is indexed
-		}
-		d.dirs = append(d.dirs, rel)
-		for _, name := range ignoreFiles {
-			if ig := readIgnore(filepath.Join(absDir, name), rel); ig != nil {
-				stack = append(stack[:len(stack):len(stack)], ig)
-			}
-		}
-		for _, e := range ents {
-			name := e.Name()
-			r := name
-			if rel != "" {
-				r = rel + "/" + name
-			}
-			typ := e.Type()
-			if typ&fs.ModeSymlink != 0 {
-				continue // symlinks are never followed: no loops, no escapes
-			}
-			if e.IsDir() {
-				if skip[name] || ignored(stack, r, true) {
-					continue
-				}
-				walk(filepath.Join(absDir, name), r, stack)
-				continue
-			}
-			if !typ.IsRegular() {
-				continue
-			}
-			if ignored(stack, r, false) {
-				continue
-			}
-			if projectFileNames[name] {
-				d.projFiles[name] = append(d.projFiles[name], r)
-			}
-			lang := config.LanguageFor(name)
-			if lang == nil || !reg.Supports(lang.Name) {
-				continue
-			}
-			info, err := e.Info()
-			if err != nil {
-				d.files = append(d.files, candidate{rel: r})
-				d.unreadable++
-				continue
-			}
-			if info.Size() > cfg.MaxFileSize {
-				d.files = append(d.files, candidate{rel: r})
-				d.tooLarge++
-				continue
-			}
-			d.files = append(d.files, candidate{rel: r, abs: filepath.Join(absDir, name), lang: lang.Name,
-				size: info.Size(), mtime: info.ModTime().UnixNano()})
-		}
-	}
-	walk(root, "", stack)
-	return d
-}
-
 type parseSummary struct {
 	Parsed, SyntaxErrors, Binary, Unreadable int
 	Languages                                map[string]int
@@ -298,17 +196,22 @@ type parseSummary struct {
 // parseAll parses candidates with cfg.Workers parsers. Files are returned
 // sorted by path.
 func parseAll(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress) ([]*facts.File, parseSummary) {
-	return parseAllWith(reg, cands, cfg, prog, nil)
+	return parseAllWith(reg, cands, cfg, prog, nil, nil)
 }
 
 // parseAllWith is parseAll reusing and keeping syntax trees in trees (when
-// not nil) for incremental reparsing.
-func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress, trees *parse.TreeCache) ([]*facts.File, parseSummary) {
+// not nil) for incremental reparsing, and keeping the content of the files
+// parsed in keep (when not nil).
+func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, prog *Progress, trees *parse.TreeCache, keep *sources) ([]*facts.File, parseSummary) {
 	workers := cfg.Workers
 	if workers < 1 {
 		workers = 1
 	}
 	out := make([]*facts.File, len(cands))
+	var srcs [][]byte
+	if keep != nil {
+		srcs = make([][]byte, len(cands))
+	}
 	status := make([]uint8, len(cands)) // 0 skipped earlier, 1 parsed, 2 binary, 3 unreadable
 	jobs := make(chan int, 256)
 	var wg sync.WaitGroup
@@ -340,6 +243,9 @@ func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, pro
 					continue
 				}
 				out[i], status[i] = f, 1
+				if srcs != nil {
+					srcs[i] = src
+				}
 			}
 		}()
 	}
@@ -355,6 +261,9 @@ func parseAllWith(reg *parse.Registry, cands []candidate, cfg config.Config, pro
 	for i, f := range out {
 		switch status[i] {
 		case 1:
+			if keep != nil {
+				keep.add(f.Path, srcs[i])
+			}
 			sum.Parsed++
 			sum.Languages[f.Lang]++
 			if f.SyntaxErrors > 0 {

@@ -61,7 +61,8 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	for _, f := range r.Files {
 		old[f.Path] = f
 	}
-	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.trees}
+	nr := &Result{Root: r.Root, cfg: r.cfg, Project: d.project(r.cfg), stamps: map[string]stamp{}, trees: r.trees,
+		dirs: d.dirs, text: d.text}
 	nr.Summary.Files, nr.Summary.TooLarge, nr.Summary.Unreadable = len(d.files), d.tooLarge, d.unreadable
 
 	var files []*facts.File
@@ -108,7 +109,8 @@ func (r *Result) Update(hint []string) (*Result, UpdateStats, error) {
 	if err := reg.Prepare(need...); err != nil {
 		return nil, st, fmt.Errorf("update %s: %w", r.Root, err)
 	}
-	parsed, sum := parseAllWith(reg, changed, r.cfg, nil, nr.trees)
+	nr.sources = &sources{}
+	parsed, sum := parseAllWith(reg, changed, r.cfg, nil, nr.trees, nr.sources)
 	files = append(files, parsed...)
 	st.Reparsed = len(parsed)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -302,6 +304,7 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 	p := reg.NewParser()
 	defer p.Close()
 	trees := r.trees
+	kept := &sources{}
 	var reparsed []*facts.File
 	for _, rel := range paths {
 		// Files are sorted by path: no map of the whole tree per edit.
@@ -326,12 +329,51 @@ func (r *Result) UpdateFiles(paths []string) (nr *Result, st UpdateStats, ok boo
 			return nil, st, false, nil
 		}
 		files[i] = f
+		kept.add(rel, src)
 		reparsed = append(reparsed, f)
 		st.Reparsed++
 	}
 	st.Reused = len(files) - st.Reparsed
-	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary, trees: trees}
+	nr = &Result{Root: r.Root, cfg: r.cfg, Project: r.Project, Files: files, stamps: stamps, Summary: r.Summary, trees: trees,
+		dirs: r.dirs, text: r.text, sources: kept}
 	nr.finish(r, t0, reparsed, nil)
 	st.Took = time.Since(t0)
 	return nr, st, true, nil
+}
+
+// keptSourcesMax bounds the content an update keeps of the files it
+// parsed (Source): an edit's few files, not a branch switch's thousands.
+const keptSourcesMax = 4 << 20
+
+// sources is the content of the files an update parsed, up to
+// keptSourcesMax bytes in all.
+type sources struct {
+	m    map[string][]byte
+	size int
+}
+
+// add keeps src as path's content, unless the bound is reached.
+func (s *sources) add(path string, src []byte) {
+	if s == nil || src == nil || s.size+len(src) > keptSourcesMax {
+		return
+	}
+	if s.m == nil {
+		s.m = map[string][]byte{}
+	}
+	s.m[path] = src
+	s.size += len(src)
+}
+
+// Source returns the content of path as the update that made r read and
+// parsed it (the content r's facts of path were made from), so that
+// whoever follows the update (a retrieval index) need not read the file
+// again; ok is false when that update did not parse path or did not keep
+// its content (a first index keeps none; an update keeps at most a few MB).
+// The bytes must not be modified.
+func (r *Result) Source(path string) (content []byte, ok bool) {
+	if r.sources == nil {
+		return nil, false
+	}
+	content, ok = r.sources.m[path]
+	return content, ok
 }

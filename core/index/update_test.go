@@ -225,3 +225,49 @@ func mutate(t *testing.T, rng *rand.Rand, dir string, files []string, textFor fu
 		return "unreported append " + rel, nil
 	}
 }
+
+// TestSourceKeptForFollowers: an update keeps the content of the files it
+// parsed (what their facts were made from) for whoever follows it; a
+// first index keeps none, and files the update did not parse have none.
+func TestSourceKeptForFollowers(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.py": "def a():\n    return 1\n", "b.py": "def b():\n    return 2\n"})
+	res := build(t, root, testConfig())
+	if _, ok := res.Source("a.py"); ok {
+		t.Error("a first index kept content")
+	}
+	edits := []struct {
+		name   string
+		update func(*Result) (*Result, error)
+	}{
+		{"without a walk", func(r *Result) (*Result, error) {
+			nr, _, ok, err := r.UpdateFiles([]string{"a.py"})
+			if !ok && err == nil {
+				t.Fatal("UpdateFiles declined a plain edit")
+			}
+			return nr, err
+		}},
+		{"with a walk", func(r *Result) (*Result, error) {
+			nr, _, err := r.Update([]string{"a.py"})
+			return nr, err
+		}},
+	}
+	for i, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			content := fmt.Sprintf("def a():\n    return %d\n", 10+i)
+			writeTree(t, root, map[string]string{"a.py": content})
+			next, err := e.update(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := next.Source("a.py")
+			if !ok || string(got) != content {
+				t.Errorf("Source(a.py) = %q, %v; want the edited content", got, ok)
+			}
+			if _, ok := next.Source("b.py"); ok {
+				t.Error("kept the content of a file the update did not parse")
+			}
+			res = next
+		})
+	}
+}

@@ -96,10 +96,10 @@ func (a *archDraw) draw(repoName string) {
 			tests++
 		}
 	}
-	stats := join(plural(len(m.mods), "module", "modules"), plural(m.classes, "class", "classes"),
-		plural(m.funcs, "function", "functions"), plural(m.imports, "import", "imports"), plural(m.calls, "call", "calls"))
+	stats := join(counted(len(m.mods), "module", "modules"), counted(m.classes, "class", "classes"),
+		counted(m.funcs, "function", "functions"), counted(m.imports, "import", "imports"), counted(m.calls, "call", "calls"))
 	if tests > 0 {
-		stats = join(stats, plural(tests, "test file", "test files"))
+		stats = join(stats, counted(tests, "test file", "test files"))
 	}
 	sc.text(margin, y+48, stats, 13, regular, colText, start)
 	y += 64

@@ -43,7 +43,7 @@ func (a *archDraw) district(i int, b rect) {
 	// Header.
 	nameW := b.w - 24
 	sc.text(b.x+12, b.y+21, sc.fonts.fitLeft(d.label, nameW, 14, bold), 14, bold, hue.ink, start)
-	stats := join(plural(len(d.mods), "file", "files"), compact(d.classes)+" classes", compact(d.funcs)+" funcs")
+	stats := join(counted(len(d.mods), "file", "files"), compact(d.classes)+" classes", compact(d.funcs)+" funcs")
 	sc.text(b.x+12, b.y+39, sc.fonts.fit(stats, b.w-24, 11, regular), 11, regular, colText, start)
 	y := b.y + districtHead
 	rows := min(len(d.mods), a.rows)
@@ -88,7 +88,7 @@ func (a *archDraw) district(i int, b rect) {
 	}
 	y += float64(rows) * a.rowH
 	if more := len(d.mods) - rows; more > 0 {
-		sc.text(b.x+16, y+15, "+"+plural(more, "more module", "more modules"), 11.5, italic, colText, start)
+		sc.text(b.x+16, y+15, "+"+counted(more, "more module", "more modules"), 11.5, italic, colText, start)
 		y += rowH
 	}
 	switch {
@@ -119,7 +119,7 @@ func (a *archDraw) moduleDistrict(i int, b rect) {
 		nameW -= tw + 8
 	}
 	sc.text(b.x+12, b.y+21, sc.fonts.fitLeft(mm.path, nameW, 14, bold), 14, bold, hue.ink, start)
-	stats := join(plural(mm.classes, "class", "classes"), plural(mm.funcs, "function", "functions"))
+	stats := join(counted(mm.classes, "class", "classes"), counted(mm.funcs, "function", "functions"))
 	if mm.test {
 		stats = join("test file", stats)
 	}
@@ -150,7 +150,7 @@ func (a *archDraw) moduleDistrict(i int, b rect) {
 		sc.text(inner.right()-8, ry+14.5, loc, 10.5, regular, colMuted, end)
 	}
 	if more := len(syms) - rows; more > 0 {
-		sc.text(b.x+16, y+inner.h+15, "+"+plural(more, "more symbol", "more symbols"), 11.5, italic, colText, start)
+		sc.text(b.x+16, y+inner.h+15, "+"+counted(more, "more symbol", "more symbols"), 11.5, italic, colText, start)
 	}
 }
 

@@ -279,7 +279,7 @@ func (m *archModel) groupDistricts(budget int) {
 				d.dirs = append(d.dirs, t.name)
 				members = t.collect(members)
 			}
-			d.label = "other: " + plural(len(p.group), "directory", "directories")
+			d.label = "other: " + counted(len(p.group), "directory", "directories")
 			d.hue = len(districtHues) - 1
 		case p.own:
 			d.dir = p.node.name

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // pt is a point in user units.
@@ -111,12 +113,10 @@ func comma(n int) string {
 	return b.String()
 }
 
-// plural is "1 module", "2 modules".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return comma(n) + " " + many
+// counted is n with thousands separators and its word: "1 module",
+// "2,481 modules".
+func counted(n int, one, many string) string {
+	return comma(n) + " " + words.Plural(n, one, many)
 }
 
 // join joins the non-empty parts with " · ".

@@ -31,7 +31,7 @@ func Impact(g *graph.Graph, node int, depth int, opt Options) *Picture {
 		return newPicture(sc, opt)
 	}
 	if node < 0 || node >= len(g.Nodes) {
-		emptyPicture(sc, "Impact", fmt.Sprintf("No symbol number %d: the graph has %s.", node, plural(len(g.Nodes), "node", "nodes")),
+		emptyPicture(sc, "Impact", fmt.Sprintf("No symbol number %d: the graph has %s.", node, counted(len(g.Nodes), "node", "nodes")),
 			"Look the symbol up first (ccd query NAME) and pass its node.")
 		return newPicture(sc, opt)
 	}
@@ -74,9 +74,9 @@ func (d *impactDraw) draw() {
 	tw := sc.measure("Impact", 24, bold) + 12
 	sc.text(margin+tw, y+22, sc.fonts.fitLeft(d.name(im.Target), impactRowMax-tw, 18, regular), 18, regular, colMuted, start)
 	files := im.Files(g)
-	stats := join(plural(len(im.Callers), "caller", "callers"),
-		fmt.Sprintf("%s upstream in %s (%s)", comma(len(im.Upstream)), plural(len(files), "file", "files"), depthText),
-		plural(len(im.Callees), "callee", "callees"), plural(len(im.Tests), "affected test", "affected tests"))
+	stats := join(counted(len(im.Callers), "caller", "callers"),
+		fmt.Sprintf("%s upstream in %s (%s)", comma(len(im.Upstream)), counted(len(files), "file", "files"), depthText),
+		counted(len(im.Callees), "callee", "callees"), counted(len(im.Tests), "affected test", "affected tests"))
 	sc.text(margin, y+48, stats, 13, regular, colText, start)
 	y += 64
 	legendW := d.legend(margin, y)
@@ -125,7 +125,7 @@ func (d *impactDraw) sideNote(n int, verb string) string {
 	if n == 1 && verb == "call it" {
 		verb = "calls it"
 	}
-	return fmt.Sprintf("%s %s directly", plural(n, "symbol", "symbols"), verb)
+	return fmt.Sprintf("%s %s directly", counted(n, "symbol", "symbols"), verb)
 }
 
 // legend draws the key and returns its width.

@@ -100,7 +100,7 @@ func (r *cardRow) draw(d *impactDraw, boxes []rect, ink, soft color.NRGBA) {
 			what += fmt.Sprintf(" (%d tests)", r.moreTests)
 		}
 		sc.text(b.cx(), b.y+52, sc.fonts.fit(what, b.w-16, 11.5, regular), 11.5, regular, colText, middle)
-		sc.text(b.cx(), b.y+68, sc.fonts.fit(join(plural(r.moreCalls, "call", "calls"), plural(r.moreFiles, "file", "files")), b.w-16, 10.5, regular), 10.5, regular, colMuted, middle)
+		sc.text(b.cx(), b.y+68, sc.fonts.fit(join(counted(r.moreCalls, "call", "calls"), counted(r.moreFiles, "file", "files")), b.w-16, 10.5, regular), 10.5, regular, colMuted, middle)
 	}
 }
 
@@ -148,7 +148,7 @@ func siteText(nb graph.Neighbor) string {
 		parts = append(parts, strings.Join(ls, ", ")+" in "+base)
 	}
 	if len(parts) == 0 {
-		return plural(nb.Calls, "call", "calls")
+		return counted(nb.Calls, "call", "calls")
 	}
 	return "calls at " + strings.Join(parts, "; ")
 }
@@ -250,11 +250,11 @@ func (d *impactDraw) centerCard() *centerCard {
 				funcs = append(funcs, m.Name)
 			}
 		}
-		what := join(plural(len(classes), "class", "classes"), plural(len(funcs), "function", "functions"))
+		what := join(counted(len(classes), "class", "classes"), counted(len(funcs), "function", "functions"))
 		if n.Kind == graph.Class {
-			what = plural(len(funcs), "method", "methods")
+			what = counted(len(funcs), "method", "methods")
 			if len(classes) > 0 {
-				what = join(what, plural(len(classes), "nested class", "nested classes"))
+				what = join(what, counted(len(classes), "nested class", "nested classes"))
 			}
 		}
 		c.info = append(c.info, "contains "+what)

@@ -146,6 +146,34 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 	return r
 }
 
+// Target resolves a symbol as every answer does (a node id, a qualified
+// or bare name, a file, path:line): the best match and the other
+// candidates, or a *NotFoundError with suggestions.
+func Target(g *graph.Graph, sym string) (node int, others []int, err error) {
+	cands := g.Find(sym)
+	if len(cands) == 0 {
+		return -1, nil, NotFound(g, sym)
+	}
+	return cands[0], cands[1:], nil
+}
+
+// ImpactOf is the impact report of sym in g (see Target), up to depth
+// hops of callers through edges f lets through, and the analysis it was
+// made from. precise names the precise index g's edges came from (""
+// for none): the report carries it when it holds one of those edges.
+func ImpactOf(g *graph.Graph, sym string, depth int, f graph.Filter, precise string) (*Impact, graph.Impact, error) {
+	node, others, err := Target(g, sym)
+	if err != nil {
+		return nil, graph.Impact{}, err
+	}
+	im := g.Impact(node, depth, f)
+	r := NewImpact(g, im, others)
+	if r.HasPrecise() {
+		r.Precise = precise
+	}
+	return r, im, nil
+}
+
 // Label is how a node is named in reports: its qualified name, or its path
 // for a module.
 func Label(n *graph.Node) string {

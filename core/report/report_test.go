@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,5 +82,52 @@ func TestLanguages(t *testing.T) {
 	}
 	if got := Thousands(1234567); got != "1,234,567" {
 		t.Errorf("Thousands = %q", got)
+	}
+}
+
+// TestImpactOf: one lookup for every answer: a symbol found gives its
+// report (carrying the precise index's line only when one of its edges
+// is precise), one not found gives suggestions.
+func TestImpactOf(t *testing.T) {
+	nodes := []*graph.Node{
+		{ID: "a.go", Kind: graph.Module, Path: "a.go"},
+		{ID: "a.go::Load", Kind: graph.Func, Name: "Load", Qual: "Load", Path: "a.go", StartLine: 1, EndLine: 3},
+		{ID: "a.go::Save", Kind: graph.Func, Name: "Save", Qual: "Save", Path: "a.go", StartLine: 5, EndLine: 9},
+		{ID: "a.go::Sync", Kind: graph.Func, Name: "Sync", Qual: "Sync", Path: "a.go", StartLine: 11, EndLine: 15},
+	}
+	g := graph.New(nodes, []graph.EdgeSpec{
+		{From: "a.go::Save", To: "a.go::Load", Type: graph.Call, Confidence: graph.Resolved, Line: 6},
+		{From: "a.go::Sync", To: "a.go::Save", Type: graph.Call, Confidence: graph.Precise, Line: 12},
+	})
+	cases := []struct {
+		sym, precise string
+		depth        int
+		callers      int
+		wantPrecise  string
+		notFound     bool
+	}{
+		{"Load", "index.scip (scip-go)", 1, 1, "", false},
+		{"Load", "index.scip (scip-go)", 3, 1, "index.scip (scip-go)", false}, // Sync calls Save precisely, two hops up
+		{"Save", "index.scip (scip-go)", 3, 1, "index.scip (scip-go)", false},
+		{"a.go::Save", "", 3, 1, "", false},
+		{"Lod", "", 3, 0, "", true},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s depth %d", c.sym, c.depth), func(t *testing.T) {
+			r, im, err := ImpactOf(g, c.sym, c.depth, graph.Filter{}, c.precise)
+			if c.notFound {
+				var nf *NotFoundError
+				if !errors.As(err, &nf) || len(nf.Suggestions) == 0 {
+					t.Fatalf("err %v, want a NotFoundError with suggestions", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Nodes[im.Target].ID != r.Target.ID || len(r.Callers) != c.callers || r.Precise != c.wantPrecise {
+				t.Errorf("target %s, %d callers, precise %q; want %d callers, precise %q", r.Target.ID, len(r.Callers), r.Precise, c.callers, c.wantPrecise)
+			}
+		})
 	}
 }

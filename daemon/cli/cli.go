@@ -1,5 +1,8 @@
-// Package cli implements the ccd command line. Commands that need a graph
-// build it in-process (the daemon, once running, will answer them instead).
+// Package cli implements the ccd command line. Each command has one body:
+// commands about a workspace ask a source (source.go), the running daemon
+// or, without one, the workspace indexed in this process, and both make
+// their answers with the same code; index and export always work
+// in-process.
 package cli
 
 import (

@@ -16,23 +16,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon"
-	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
 	"github.com/gofrs/flock"
 )
 
 // running returns a client for a daemon that is already running, or nil
 // (no daemon, or CCD_NO_DAEMON=1 asks for in-process work).
-func running() *client.Client {
+func running() *daemonClient {
 	if os.Getenv("CCD_NO_DAEMON") == "1" {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	c, err := client.Connect(ctx, false)
+	c, err := connect(2*time.Second, false)
 	if err != nil {
 		return nil
 	}
@@ -61,12 +57,11 @@ func runDaemon(c *ctx, args []string) error {
 		if err := wire.StartDetached(); err != nil {
 			return err
 		}
-		tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		cl, err := client.Connect(tctx, false)
-		for err != nil && tctx.Err() == nil {
+		deadline := time.Now().Add(15 * time.Second)
+		cl, err := connect(time.Until(deadline), false)
+		for err != nil && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
-			cl, err = client.Connect(tctx, false)
+			cl, err = connect(time.Until(deadline), false)
 		}
 		if err != nil {
 			dir, _ := wire.StateDir()
@@ -85,12 +80,12 @@ func runDaemon(c *ctx, args []string) error {
 	return err
 }
 
-func printPing(c *ctx, cl *client.Client, what string) error {
+func printPing(c *ctx, cl *daemonClient, what string) error {
 	var p struct {
 		PID     int    `json:"pid"`
 		Version string `json:"version"`
 	}
-	if err := cl.Do(context.Background(), http.MethodGet, "/v1/ping", nil, &p); err != nil {
+	if err := cl.do(http.MethodGet, "/v1/ping", nil, &p); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "ccd daemon %s (pid %d, version %s, socket %s)\n", what, p.PID, p.Version, cl.Socket)
@@ -116,7 +111,7 @@ func runStatus(c *ctx, args []string) error {
 		return nil
 	}
 	var st wire.Status
-	if err := cl.Do(context.Background(), http.MethodGet, "/v1/status", nil, &st); err != nil {
+	if err := cl.do(http.MethodGet, "/v1/status", nil, &st); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -291,14 +286,12 @@ func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) er
 	if err != nil {
 		return err
 	}
-	tctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	cl, err := client.Connect(tctx, true)
-	cancel()
+	cl, err := connect(15*time.Second, true)
 	if err != nil {
 		return err
 	}
 	var in wire.WorkspaceInfo
-	if err := cl.Do(context.Background(), http.MethodPost, endpoint, wire.AddWorkspace{Root: abs, Force: force}, &in); err != nil {
+	if err := cl.do(http.MethodPost, endpoint, wire.AddWorkspace{Root: abs, Force: force}, &in); err != nil {
 		return err
 	}
 	if noWait {
@@ -323,7 +316,7 @@ func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) er
 		last = in.Phase
 		time.Sleep(100 * time.Millisecond)
 		var list []wire.WorkspaceInfo
-		if err := cl.Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil {
+		if err := cl.do(http.MethodGet, "/v1/workspaces", nil, &list); err != nil {
 			return err
 		}
 		for _, w := range list {
@@ -362,14 +355,12 @@ func runStop(c *ctx, args []string) error {
 		fmt.Fprintln(c.stdout, "no ccd daemon running")
 		return nil
 	}
-	if err := cl.Do(context.Background(), http.MethodPost, "/v1/stop", nil, nil); err != nil {
+	if err := cl.do(http.MethodPost, "/v1/stop", nil, nil); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := cl.Ping(ctx)
-		cancel()
+		err := cl.within(200 * time.Millisecond).ping()
 		if errors.Is(err, wire.ErrNoDaemon) && daemonExited() {
 			fmt.Fprintln(c.stdout, "ccd daemon stopped")
 			return nil
@@ -380,30 +371,33 @@ func runStop(c *ctx, args []string) error {
 }
 
 // daemonQuery asks a running daemon about the workspace holding root,
-// indexing it first if needed (waiting up to 10 minutes).
-func daemonQuery(cl *client.Client, path, root string, params url.Values, out any) error {
+// indexing it first if needed (waiting up to 10 minutes), and decodes the
+// answer into out.
+func daemonQuery(cl *daemonClient, path, root string, params url.Values, out any) error {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return err
 	}
-	params.Set("root", abs)
-	params.Set("auto", "1")
-	params.Set("wait_s", "600")
-	return cl.Do(context.Background(), http.MethodGet, path+"?"+params.Encode(), nil, out)
+	return cl.do(http.MethodGet, workspaceQuery(path, abs, params), nil, out)
 }
 
-// impactViaDaemon answers `ccd impact` from a running daemon.
-func impactViaDaemon(c *ctx, cl *client.Client, root, sym string, depth int, conf string, asJSON bool) error {
-	var ans struct {
-		Impact *report.Impact `json:"impact"`
+// daemonAnswer is daemonQuery returning the answer itself (a picture and
+// its headers).
+func daemonAnswer(cl *daemonClient, path, root string, params url.Values) (*wire.Response, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
 	}
-	// record: the impact becomes evidence and the board's focus, as an
-	// agent's does through the MCP tool.
-	p := url.Values{"symbol": {sym}, "depth": {fmt.Sprint(depth)}, "min_confidence": {conf}, "record": {"1"}}
-	if err := daemonQuery(cl, "/v1/impact", root, p, &ans); err != nil {
-		return err
-	}
-	return printImpact(c.stdout, ans.Impact, asJSON)
+	return cl.answer(http.MethodGet, workspaceQuery(path, abs, params), nil)
+}
+
+// workspaceQuery is path with params asking about the workspace holding
+// the absolute root, added and indexed when new.
+func workspaceQuery(path, root string, params url.Values) string {
+	params.Set("root", root)
+	params.Set("auto", "1")
+	params.Set("wait_s", "600")
+	return path + "?" + params.Encode()
 }
 
 // useStoreChecker makes the daemon check each workspace database in a

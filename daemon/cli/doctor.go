@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
@@ -27,33 +25,16 @@ func runDoctor(c *ctx, args []string) error {
 	if _, err := parseInterleaved(fs, args); err != nil {
 		return err
 	}
-	var ans struct {
-		LSP        string                `json:"lsp"`
-		Workspace  string                `json:"workspace,omitempty"`
-		SearchPath []string              `json:"search_path"`
-		Languages  []wire.DoctorLanguage `json:"languages"`
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	where := "in-process, no daemon running"
-	if cl := running(); cl != nil {
-		abs, err := filepath.Abs(*root)
-		if err != nil {
-			return err
-		}
-		if err := cl.Do(ctx, http.MethodGet, "/v1/doctor?root="+url.QueryEscape(abs), nil, &ans); err != nil {
-			return err
-		}
-		where = "daemon"
-	} else {
-		ans.LSP, ans.Languages, ans.SearchPath = "auto", daemon.Doctor(ctx, nil, nil), lsp.DefaultSearchPath()
+	ans, err := sourceFor(c).doctor(*root)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
-	writeDoctor(c.stdout, where, ans.LSP, ans.Workspace, ans.SearchPath, ans.Languages)
+	writeDoctor(c.stdout, ans.where, ans.LSP, ans.Workspace, ans.SearchPath, ans.Languages)
 	return nil
 }
 
@@ -173,7 +154,8 @@ func orNone(dirs []string) string {
 // refineExport applies language-server refinement to an in-process index
 // (ccd export --lsp=auto) and reports what it did on stderr.
 func refineExport(c *ctx, res *index.Result, g *graph.Graph, quiet bool) (*graph.Graph, error) {
-	specs, err := daemon.ServerTable()
+	knobs, _ := config.LoadDaemon()
+	specs, err := daemon.ServerTable(knobs.LSPServers)
 	if err != nil {
 		return nil, err
 	}

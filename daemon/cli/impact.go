@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
@@ -31,24 +30,9 @@ func runImpact(c *ctx, args []string) error {
 	if *depth < 0 {
 		return usageError{"--depth must be 0 (unlimited) or more"}
 	}
-	if cl := running(); cl != nil {
-		return impactViaDaemon(c, cl, *root, pos[0], *depth, conf.String(), *asJSON)
-	}
-	res, err := load(*root)
+	r, err := sourceFor(c).impact(*root, pos[0], *depth, conf)
 	if err != nil {
 		return err
-	}
-	g, pre, err := importPrecise(c, res, "auto", true)
-	if err != nil {
-		return err
-	}
-	cands := g.Find(pos[0])
-	if len(cands) == 0 {
-		return report.NotFound(g, pos[0])
-	}
-	r := report.NewImpact(g, g.Impact(cands[0], *depth, graph.Filter{MinConfidence: conf}), cands[1:])
-	if r.HasPrecise() {
-		r.Precise = pre
 	}
 	return printImpact(c.stdout, r, *asJSON)
 }
@@ -79,21 +63,9 @@ func runSymbols(c *ctx, args []string) error {
 	if *limit < 1 {
 		return usageError{"--limit must be at least 1"}
 	}
-	var syms []graph.ExportNode
-	if cl := running(); cl != nil {
-		var ans struct {
-			Symbols []graph.ExportNode `json:"symbols"`
-		}
-		if err := daemonQuery(cl, "/v1/symbols", *root, url.Values{"q": {pos[0]}, "limit": {fmt.Sprint(*limit)}}, &ans); err != nil {
-			return err
-		}
-		syms = ans.Symbols
-	} else {
-		res, err := load(*root)
-		if err != nil {
-			return err
-		}
-		syms = report.Symbols(res.Graph, pos[0], *limit)
+	syms, err := sourceFor(c).symbols(*root, pos[0], *limit)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(c.stdout)

@@ -1,19 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ccd-dev/ccd/core/render"
-	"github.com/ccd-dev/ccd/core/report"
-	"github.com/ccd-dev/ccd/core/store"
-	"github.com/ccd-dev/ccd/daemon"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 func runRender(c *ctx, args []string) error {
@@ -46,50 +40,11 @@ func runRender(c *ctx, args []string) error {
 	} else if *out != "" && !strings.HasSuffix(strings.ToLower(*out), ".png") {
 		return usageError{"-o must end in .png or .svg"}
 	}
-	var data []byte
-	// artifact is the view's file under the workspace's .codecanvas/, the
-	// default destination.
-	artifact := ""
-	saved := false // the daemon wrote the artifact itself
-	if cl := running(); cl != nil {
-		p := url.Values{"view": {view}, "format": {format}, "scale": {fmt.Sprint(*scale)}, "depth": {fmt.Sprint(*depth)}}
-		if sym != "" {
-			p.Set("symbol", sym)
-		}
-		var body pictureBody
-		if err := daemonQuery(cl, "/v1/render", *root, p, &body); err != nil {
-			return err
-		}
-		data, artifact = body.Bytes(), body.artifact
-		saved = format == "png" && *scale == 1
-	} else {
-		if view == "board" {
-			return fmt.Errorf("the board lives in the daemon: start it with `ccd daemon --detach` (or `ccd init`), then render the board")
-		}
-		res, err := load(*root)
-		if err != nil {
-			return err
-		}
-		g := res.Graph
-		var pic *render.Picture
-		file := "architecture.png"
-		if view == "architecture" {
-			pic = render.Architecture(g, filepath.Base(res.Root), render.Options{Scale: *scale})
-		} else {
-			cands := g.Find(sym)
-			if len(cands) == 0 {
-				return report.NotFound(g, sym)
-			}
-			pic = render.Impact(g, cands[0], *depth, render.Options{Scale: *scale})
-			file = daemon.ImpactFile(g.Nodes[cands[0]])
-		}
-		artifact = filepath.Join(res.Root, store.Dir, file)
-		if format == "svg" {
-			data = pic.SVG()
-		} else if data, err = pic.PNG(); err != nil {
-			return err
-		}
+	pic, err := sourceFor(c).picture(*root, view, sym, *depth, *scale, format)
+	if err != nil {
+		return err
 	}
+	data, artifact, saved := pic.data, pic.artifact, pic.saved
 	dst := *out
 	if dst == "" {
 		if artifact == "" {
@@ -105,7 +60,7 @@ func runRender(c *ctx, args []string) error {
 			return fmt.Errorf("write %s: %w", dst, err)
 		}
 		if *out == "" && view == "impact" {
-			daemon.PruneImpacts(filepath.Dir(dst), keepImpactPictures, nil)
+			workspace.PruneImpacts(filepath.Dir(dst), workspace.KeepImpacts, nil)
 		}
 	}
 	fmt.Fprintf(c.stdout, "%s view written to %s (%d bytes)\n", view, dst, len(data))
@@ -118,16 +73,3 @@ func absPath(p string) string {
 	}
 	return p
 }
-
-// keepImpactPictures is how many impact pictures a workspace keeps (the
-// daemon keeps the board's too).
-const keepImpactPictures = 8
-
-// pictureBody is the body of a /v1/render answer and the artifact path
-// the daemon saved it under.
-type pictureBody struct {
-	bytes.Buffer
-	artifact string
-}
-
-func (p *pictureBody) ReceiveHeader(h http.Header) { p.artifact = h.Get("X-Ccd-Artifact") }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/core/search"
-	"github.com/ccd-dev/ccd/daemon/client"
 )
 
 // searchFlags are the query parameters shared by query and pack.
@@ -50,15 +48,14 @@ func (s *searchFlags) params(patterns []string) search.QueryParams {
 // searchCall posts to a retrieval endpoint of the daemon (starting it when
 // needed) and decodes the answer into out (or copies it to an io.Writer).
 func searchCall(op, root, session string, body map[string]any, out any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cl, err := client.Connect(ctx, true)
+	deadline := time.Now().Add(2 * time.Minute)
+	cl, err := connect(2*time.Minute, true)
 	if err != nil {
 		return err
 	}
 	abs, _ := filepath.Abs(root)
 	body["root"], body["session"] = abs, session
-	return cl.Do(ctx, http.MethodPost, "/v1/search/"+op, body, out)
+	return cl.within(time.Until(deadline)).do(http.MethodPost, "/v1/search/"+op, body, out)
 }
 
 func toMap(v any) map[string]any {

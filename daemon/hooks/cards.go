@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // A card is a few lines of context: a tagged head, body lines, and one
@@ -37,24 +38,10 @@ func (c card) fit(max int) string {
 	}
 	s := b.String()
 	if len(s) > max {
-		s = truncate(s, max)
+		s = words.CutBytes(s, max)
 	}
 	return s
 }
-
-// truncate cuts s to at most max bytes on a rune boundary, with an ellipsis.
-func truncate(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("…")
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // thousands formats n with separators people read quickly: 18,201.
 func thousands(n int) string { return report.Thousands(n) }
@@ -73,14 +60,6 @@ func loc(p string, line int) string {
 		return fmt.Sprintf("%s:%d", p, line)
 	}
 	return p
-}
-
-// plural is "1 caller", "3 callers".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // callerList renders neighbours as "path:line Label" items (every call

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // symChange is one symbol an edit touched.
@@ -309,6 +310,13 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 		out.reason = "graph not ready"
 		return out
 	}
+	// The watcher may have applied the edit already, or part of it (a
+	// truncated file in the middle of a save): diff against the graph
+	// before the burst of updates the edit caused. Either way the edit is
+	// now accounted for.
+	if g := e.recent.take(root, rels, e.now()); g != nil {
+		before = g
+	}
 	sites := newSiteReader(root)
 	defer sites.close()
 	var texts, ids []string
@@ -350,7 +358,7 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	if auto != "" {
 		text = auto + "\n" + text
 	}
-	out.kind, out.text, out.exempt = "edit", truncate(text, e.pol.CardMax), false
+	out.kind, out.text, out.exempt = "edit", words.CutBytes(text, e.pol.CardMax), false
 	return out
 }
 
@@ -425,7 +433,7 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 			if len(cs) > 0 {
 				risky = append(risky, riskyEdit{Root: "", Label: name, What: c.what, Target: c.id, Callers: cs})
 				if next == "" {
-					next = fmt.Sprintf("update the %s of %s", plural(len(cs), "caller"), name)
+					next = fmt.Sprintf("update the %s of %s", words.Count(len(cs), "caller", "callers"), name)
 				}
 			}
 			if headline == "" {
@@ -435,7 +443,7 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 			cs := callersOf(before, after, c.id, rel)
 			addTests(c.id)
 			if len(cs) > 0 {
-				bodies = append(bodies, fmt.Sprintf("%s (%s)", label(c.after), plural(len(cs), "caller")))
+				bodies = append(bodies, fmt.Sprintf("%s (%s)", label(c.after), words.Count(len(cs), "caller", "callers")))
 			} else {
 				bodies = append(bodies, label(c.after))
 			}
@@ -508,7 +516,7 @@ func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []call
 	if !ok {
 		l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
 		if len(cs) > 0 {
-			l += fmt.Sprintf("\nMay break %s in %s: %s", plural(len(cs), "caller"), plural(callerFileCount(cs), "file"), siteList(cs, 5))
+			l += fmt.Sprintf("\nMay break %s in %s: %s", words.Count(len(cs), "caller", "callers"), words.Count(callerFileCount(cs), "file", "files"), siteList(cs, 5))
 		}
 		return l, cs, false
 	}
@@ -531,7 +539,7 @@ func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []call
 		if len(vs) == 0 {
 			return fmt.Sprintf("%s, compatibly: no call site.", head), nil, true
 		}
-		return fmt.Sprintf("%s, compatibly: all %s in %s still fit.", head, plural(len(vs), "call site"), plural(len(cs), "caller")), nil, true
+		return fmt.Sprintf("%s, compatibly: all %s in %s still fit.", head, words.Count(len(vs), "call site", "call sites"), words.Count(len(cs), "caller", "callers")), nil, true
 	}
 	l := fmt.Sprintf("%s:\n  was: %s\n  now: %s", head, normSig(c.before.Signature), normSig(c.after.Signature))
 	// list names the sites by reason: "  why: a.go:4,5 f; b.go:9 g" (the
@@ -583,15 +591,15 @@ func signatureLines(c symChange, cs []caller, sites *siteReader) (string, []call
 		}
 	}
 	if len(breaks) > 0 {
-		l += fmt.Sprintf("\nWill break %d of %s:", len(breaks), plural(len(vs), "call site"))
+		l += fmt.Sprintf("\nWill break %d of %s:", len(breaks), words.Count(len(vs), "call site", "call sites"))
 		list(breaks, 4)
 	}
 	if len(unknown) > 0 {
-		l += fmt.Sprintf("\nCannot check %s:", plural(len(unknown), "call site"))
+		l += fmt.Sprintf("\nCannot check %s:", words.Count(len(unknown), "call site", "call sites"))
 		list(unknown, 2)
 	}
 	if fit > 0 {
-		l += fmt.Sprintf("\n%s still fit.", plural(fit, "other call site"))
+		l += fmt.Sprintf("\n%s still fit.", words.Count(fit, "other call site", "other call sites"))
 	}
 	var out []caller
 	for _, c := range cs {

@@ -29,7 +29,9 @@ type Host interface {
 	View(root string) (View, bool)
 	// Apply brings the given files (absolute paths) of root up to date now
 	// and returns the graph before and after. before is nil when root has
-	// no graph yet.
+	// no graph yet. (When an update already applied the edit, Apply's
+	// before is the graph after it: the engine diffs against what the
+	// host told it through Changed.)
 	// It gives up (with an error) when ctx ends first; the update then
 	// finishes in the background.
 	Apply(ctx context.Context, root string, paths []string) (before, after *graph.Graph, err error)
@@ -88,6 +90,8 @@ type Engine struct {
 	sess *sessions
 	log  *decisionLog
 	now  func() time.Time
+	// recent is the graph before recent changes of each file (before.go).
+	recent recentChanges
 }
 
 // New returns an engine; stateDir holds its session memory

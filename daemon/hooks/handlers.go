@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // initRetry is how often a session retries initialising a root whose index
@@ -173,7 +174,7 @@ func (e *Engine) announceAndSearch(ev *Event, root, id string) outcome {
 		}
 		return out
 	}
-	out.text = truncate(strings.Join(parts, "\n"), e.pol.CardMax)
+	out.text = words.CutBytes(strings.Join(parts, "\n"), e.pol.CardMax)
 	return out
 }
 
@@ -222,7 +223,7 @@ func (e *Engine) searchCard(root, id string) (string, string) {
 	n := g.Nodes[first]
 	callers := g.Neighbors(first, graph.In, graph.Filter{})
 	c := card{head: fmt.Sprintf("[ccd search] %s is defined at %s (%s %s, %s, %s).", id, loc(n.Path, n.StartLine),
-		n.Kind, label(n), plural(len(callers), "caller"), plural(len(g.TestsOf(first, graph.Filter{}, 0).Tests), "test"))}
+		n.Kind, label(n), words.Count(len(callers), "caller", "callers"), words.Count(len(g.TestsOf(first, graph.Filter{}, 0).Tests), "test", "tests"))}
 	if len(callers) > 0 {
 		c.body = append(c.body, "Callers: "+callerList(g, callers, true, 4))
 	}
@@ -235,7 +236,7 @@ func (e *Engine) searchCard(root, id string) (string, string) {
 			}
 			m := g.Nodes[d]
 			more = append(more, fmt.Sprintf("%s %s (%s)", loc(m.Path, m.StartLine), label(m),
-				plural(len(g.Neighbors(d, graph.In, graph.Filter{})), "caller")))
+				words.Count(len(g.Neighbors(d, graph.In, graph.Filter{})), "caller", "callers")))
 		}
 		c.body = append(c.body, "Also defined: "+strings.Join(more, "; "))
 	}
@@ -344,7 +345,7 @@ func (e *Engine) afterRead(ev *Event) outcome {
 		return out
 	}
 	if auto != "" {
-		text = truncate(auto+"\n"+text, e.pol.CardMax)
+		text = words.CutBytes(auto+"\n"+text, e.pol.CardMax)
 	}
 	out.kind, out.text, out.exempt = "impact", text, false
 	out.cool = root + "|" + r + "|" + g.Nodes[best].ID
@@ -362,11 +363,11 @@ func impactCard(g *graph.Graph, i, max int) string {
 	}
 	n := g.Nodes[i]
 	tests := g.TestsOf(i, graph.Filter{}, 0).Tests
-	head := fmt.Sprintf("[ccd impact] %s — %s (%s; %s", label(n), loc(n.Path, n.StartLine), n.Kind, plural(len(callers), "caller"))
+	head := fmt.Sprintf("[ccd impact] %s — %s (%s; %s", label(n), loc(n.Path, n.StartLine), n.Kind, words.Count(len(callers), "caller", "callers"))
 	if f := callerFiles(callers); f > 1 {
 		head += fmt.Sprintf(" in %d files", f)
 	}
-	head += fmt.Sprintf(", %s, %s)", plural(len(callees), "callee"), plural(len(tests), "test"))
+	head += fmt.Sprintf(", %s, %s)", words.Count(len(callees), "callee", "callees"), words.Count(len(tests), "test", "tests"))
 	c := card{head: head}
 	if len(callers) > 0 {
 		c.body = append(c.body, "Callers: "+callerList(g, callers, true, 5))
@@ -380,10 +381,10 @@ func impactCard(g *graph.Graph, i, max int) string {
 	switch {
 	case len(callers) > 0 && len(tests) > 0:
 		c.next = fmt.Sprintf("if you change %s's signature or behaviour, check the %s above, then run: %s",
-			n.Name, plural(len(callers), "caller"), testCommand(g, tests))
+			n.Name, words.Count(len(callers), "caller", "callers"), testCommand(g, tests))
 	case len(callers) > 0:
 		c.next = fmt.Sprintf("if you change %s's signature or behaviour, check the %s above; no test reaches it.",
-			n.Name, plural(len(callers), "caller"))
+			n.Name, words.Count(len(callers), "caller", "callers"))
 	default:
 		c.next = fmt.Sprintf("%s has no callers in the workspace; an entry point, or dead code.", n.Name)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // workspace is the graph and board an action works on.
@@ -110,8 +111,8 @@ func (c *canvas) init(ctx context.Context, a args) (*response, *toolError) {
 		state = "update pending"
 	}
 	r.printf("Initialized %s (%s), generation %d, %s: %s, %s, %s; %s, %s.\n", p.Name, w.meta.Root, w.meta.Generation, state,
-		plural(metrics["modules"], "module", "modules"), plural(metrics["classes"], "class", "classes"), plural(metrics["funcs"], "func", "funcs"),
-		plural(metrics["call_edges"], "call edge", "call edges"), plural(metrics["import_edges"], "import edge", "import edges"))
+		words.Count(metrics["modules"], "module", "modules"), words.Count(metrics["classes"], "class", "classes"), words.Count(metrics["funcs"], "func", "funcs"),
+		words.Count(metrics["call_edges"], "call edge", "call edges"), words.Count(metrics["import_edges"], "import edge", "import edges"))
 	r.printf("Parsed %d of %d files (%s)", info.Parsed, info.Files, langList(langs, 6))
 	if info.SyntaxErrors > 0 {
 		r.printf(", %d with syntax errors", info.SyntaxErrors)
@@ -181,9 +182,9 @@ func (c *canvas) impact(ctx context.Context, a args) (*response, *toolError) {
 		verb = "Unchanged since " + ev.ID
 	}
 	r.printf("%s (impact %q): %s, %s; blast radius %s in %s (%s); %s.\n", verb, target.Label,
-		plural(len(im.Callers), "caller", "callers"), plural(len(im.Callees), "callee", "callees"),
-		plural(len(im.Upstream), "symbol", "symbols"), plural(len(rep.Files), "file", "files"), depthText,
-		plural(len(im.Tests), "affected test", "affected tests"))
+		words.Count(len(im.Callers), "caller", "callers"), words.Count(len(im.Callees), "callee", "callees"),
+		words.Count(len(im.Upstream), "symbol", "symbols"), words.Count(len(rep.Files), "file", "files"), depthText,
+		words.Count(len(im.Tests), "affected test", "affected tests"))
 	if n := staleNote(w.meta); n != "" {
 		r.printf("%s\n", n)
 	}
@@ -225,7 +226,7 @@ func (c *canvas) claim(ctx context.Context, a args) (*response, *toolError) {
 		if !ok {
 			hint := `start text with the claim's id, e.g. text="C1: why"`
 			if v := w.b.View("status"); v.OpenClaims > 0 {
-				hint += fmt.Sprintf(" (%s; read lists them)", plural(v.OpenClaims, "open claim", "open claims"))
+				hint += fmt.Sprintf(" (%s; read lists them)", words.Count(v.OpenClaims, "open claim", "open claims"))
 			}
 			return nil, &toolError{msg: fmt.Sprintf("To settle a claim with kind=%s, say which one.", status), hint: hint}
 		}
@@ -234,7 +235,7 @@ func (c *canvas) claim(ctx context.Context, a args) (*response, *toolError) {
 			return nil, fromBoardError(err)
 		}
 		r := &response{view: view}
-		r.printf("%s [%s] is now %s: %q.\n", cl.ID, cl.Kind, cl.Status, cut(cl.Text, 200))
+		r.printf("%s [%s] is now %s: %q.\n", cl.ID, cl.Kind, cl.Status, words.Clip(cl.Text, 200))
 		if cl.Resolution != "" {
 			r.printf("Why: %s\n", cl.Resolution)
 		}
@@ -407,7 +408,7 @@ func (c *canvas) status(ctx context.Context, a args) (*response, *toolError) {
 	var open []string
 	for _, cl := range snap.Claims {
 		if cl.Status == board.Open {
-			open = append(open, fmt.Sprintf("%s [%s] %s", cl.ID, cl.Kind, cut(cl.Text, 100)))
+			open = append(open, fmt.Sprintf("%s [%s] %s", cl.ID, cl.Kind, words.Clip(cl.Text, 100)))
 		}
 	}
 	if len(open) > 0 {
@@ -423,7 +424,7 @@ func (c *canvas) status(ctx context.Context, a args) (*response, *toolError) {
 	if snap.ActiveTask != "" {
 		for _, t := range snap.Tasks {
 			if t.ID == snap.ActiveTask {
-				r.printf("Task %s: %s\n", t.ID, cut(t.Title, 120))
+				r.printf("Task %s: %s\n", t.ID, words.Clip(t.Title, 120))
 			}
 		}
 	}
@@ -455,16 +456,6 @@ func refNames(rs []board.Ref, n int) string {
 		parts = append(parts, r.Label)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// cut shortens s to n runes, on one line.
-func cut(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

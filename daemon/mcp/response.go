@@ -95,10 +95,3 @@ func toResult(r *response, terr *toolError) *sdk.CallToolResult {
 	}
 	return out
 }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // maxTasksFile bounds the size of a tasks file read.
@@ -73,7 +74,7 @@ func (c *canvas) taskSelect(ctx context.Context, a args) (*response, *toolError)
 				r.printf("  … %d more\n", len(tasks)-50)
 				break
 			}
-			r.printf("  %s  %s", t.ID, cut(t.Title, 120))
+			r.printf("  %s  %s", t.ID, words.Clip(t.Title, 120))
 			if len(t.Symbols) > 0 {
 				r.printf(" (symbols: %s)", strings.Join(head(t.Symbols, 5), ", "))
 			}
@@ -117,7 +118,7 @@ func (c *canvas) taskSelect(ctx context.Context, a args) (*response, *toolError)
 	r := &response{view: view}
 	r.printf("Selected task %s: %s\n", t.ID, t.Title)
 	if t.Description != "" {
-		r.printf("%s\n", truncate(t.Description, 3000))
+		r.printf("%s\n", words.Cut(t.Description, 3000))
 	}
 	if len(found) > 0 {
 		r.printf("In the graph (%d, tracked for progress): %s\n", len(found), strings.Join(head(found, 20), ", "))
@@ -154,15 +155,6 @@ func head(xs []string, n int) []string {
 		return append(append([]string(nil), xs[:n]...), fmt.Sprintf("+%d more", len(xs)-n))
 	}
 	return xs
-}
-
-// truncate shortens a multi-line text to n runes.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // insideRoot reports whether p, with every link resolved, is inside root

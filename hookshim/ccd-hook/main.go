@@ -4,8 +4,8 @@ package main
 import (
 	"syscall"
 
-	"github.com/ccd-dev/ccd/daemon/wire/lean"
+	"github.com/ccd-dev/ccd/daemon/wire"
 	"github.com/ccd-dev/ccd/hookshim"
 )
 
-func main() { syscall.Exit(hookshim.Main(lean.Stdin, lean.Stdout)) }
+func main() { syscall.Exit(hookshim.Main(wire.Stdin, wire.Stdout)) }

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccd-dev/ccd/daemon/client"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/internal/httpclient"
 )
 
 // daemonEnv is the environment every ccd process of a run gets: the
@@ -54,7 +54,7 @@ type daemonProc struct {
 	home string
 	cmd  *exec.Cmd
 	log  *os.File
-	c    *client.Client
+	c    *httpclient.Client
 	done chan error
 }
 
@@ -69,7 +69,7 @@ func startDaemon(ccdBin, home string, env []string) (*daemonProc, time.Duration,
 	if err != nil {
 		return nil, 0, fmt.Errorf("start daemon: %w", err)
 	}
-	d := &daemonProc{env: env, home: home, log: log, c: client.New(sock), done: make(chan error, 1)}
+	d := &daemonProc{env: env, home: home, log: log, c: httpclient.New(sock), done: make(chan error, 1)}
 	d.cmd = exec.Command(ccdBin, "daemon")
 	d.cmd.Env = env
 	d.cmd.Stdout, d.cmd.Stderr = log, log

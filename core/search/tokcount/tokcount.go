@@ -8,7 +8,7 @@
 // time (2 MB/s on Go source). Each piece is then merged by byte-pair ranks
 // exactly as tiktoken does. The result is the same count tiktoken-go's
 // EncodeOrdinary gives (the tests compare the two on real corpora and random
-// text); Reference exposes tiktoken-go itself for such checks.
+// text; the reference, tiktoken-go itself, is linked into the tests only).
 //
 // The encoder is loaded once, on first use, and shared; every function is
 // safe for concurrent use. Should the ranks fail to load, counts fall back

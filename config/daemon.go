@@ -1,0 +1,86 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Daemon is the resident daemon's own knobs (the engine's are Config's).
+type Daemon struct {
+	// IdleTimeout stops the daemon after this long without requests
+	// while no workspace is indexing; 0 never stops.
+	IdleTimeout time.Duration
+	// Debounce is how long a burst of file events must be quiet before
+	// the graph is updated.
+	Debounce time.Duration
+	// IdleGC is how long updates and requests must be quiet before the
+	// daemon collects garbage between them; 0 turns that off.
+	IdleGC time.Duration
+	// MaxWorkspaces bounds how many workspaces one daemon holds.
+	MaxWorkspaces int
+	// LogMax is the size, in bytes, at which daemon.log is rotated.
+	LogMax int64
+	// LSP says whether language servers may run (CCD_LSP=off: never).
+	LSP bool
+	// LSPServers is the user's language-server table (a JSON file), ""
+	// for the built-in one alone.
+	LSPServers string
+	// CPUProfile, when set, is where the daemon writes a CPU profile of
+	// its whole life.
+	CPUProfile string
+}
+
+// DefaultDaemon returns the daemon's built-in knobs.
+func DefaultDaemon() Daemon {
+	return Daemon{IdleTimeout: 30 * time.Minute, Debounce: 50 * time.Millisecond, IdleGC: 100 * time.Millisecond,
+		MaxWorkspaces: 32, LogMax: 10 << 20, LSP: true}
+}
+
+// LoadDaemon returns the daemon's defaults overridden by the environment:
+// CCD_IDLE_TIMEOUT (a Go duration, "0" never stops; a bad value is an
+// error), CCD_DEBOUNCE_MS, CCD_IDLE_GC_MS (0 off), CCD_MAX_WORKSPACES,
+// CCD_LOG_MAX (bytes), CCD_LSP ("off", "0" or "false": no language
+// server), CCD_LSP_SERVERS (else ~/.config/ccd/servers.json when it
+// exists) and CCD_CPUPROFILE. Other bad values keep the default; with an
+// error, the other knobs are still read.
+func LoadDaemon() (Daemon, error) {
+	d := DefaultDaemon()
+	var err error
+	if v := os.Getenv("CCD_IDLE_TIMEOUT"); v != "" {
+		if t, perr := time.ParseDuration(v); perr != nil || t < 0 {
+			err = fmt.Errorf("CCD_IDLE_TIMEOUT=%q: want a duration like 30m (0 disables)", v)
+		} else {
+			d.IdleTimeout = t
+		}
+	}
+	if v, err := strconv.Atoi(os.Getenv("CCD_DEBOUNCE_MS")); err == nil && v >= 0 {
+		d.Debounce = time.Duration(v) * time.Millisecond
+	}
+	if v, err := strconv.Atoi(os.Getenv("CCD_IDLE_GC_MS")); err == nil && v >= 0 {
+		d.IdleGC = time.Duration(v) * time.Millisecond
+	}
+	if n, err := strconv.Atoi(os.Getenv("CCD_MAX_WORKSPACES")); err == nil && n > 0 {
+		d.MaxWorkspaces = n
+	}
+	if n, err := strconv.ParseInt(os.Getenv("CCD_LOG_MAX"), 10, 64); err == nil && n > 0 {
+		d.LogMax = n
+	}
+	if v := strings.ToLower(os.Getenv("CCD_LSP")); v == "off" || v == "0" || v == "false" {
+		d.LSP = false
+	}
+	d.LSPServers = os.Getenv("CCD_LSP_SERVERS")
+	if d.LSPServers == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			p := filepath.Join(home, ".config", "ccd", "servers.json")
+			if _, err := os.Stat(p); err == nil {
+				d.LSPServers = p
+			}
+		}
+	}
+	d.CPUProfile = os.Getenv("CCD_CPUPROFILE")
+	return d, err
+}

@@ -142,7 +142,12 @@ func Run(ctx context.Context, opts Options) error {
 	// The hook engine remembers the graph before recent edits. Set before
 	// any workspace exists (the socket is not open yet).
 	d.reg.env.Changed = func(w *workspace.Workspace, c workspace.Change) {
-		d.hooks.Changed(w.Root(), c.Paths, c.Full, c.Before)
+		paths, full := c.Paths, c.Full
+		if full && len(c.Edited) > 0 {
+			// a rescan that took in a few edits is their update
+			paths, full = c.Edited, false
+		}
+		d.hooks.Changed(w.Root(), paths, full, c.Before)
 	}
 	d.metrics = newMetrics(d)
 	d.last.Store(time.Now().UnixNano())

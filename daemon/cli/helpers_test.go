@@ -203,6 +203,9 @@ type exportNode struct {
 	Signature string `json:"signature"`
 	Owner     string `json:"owner"`
 	Test      *bool  `json:"test"`
+	// Go build constraints
+	Build      string `json:"build"`
+	OtherBuild *bool  `json:"other_build"`
 }
 
 type exportEdge struct {

@@ -37,6 +37,10 @@ type Change struct {
 	Files         []string
 	Paths         []string
 	Full          bool
+	// Edited lists, for a full update, the files whose content it found
+	// changed (a rescan may be what takes in an edit a hook then asks
+	// about: the hooks remember the graph before it for those files).
+	Edited []string
 }
 
 // Card returns the graphs an edit card compares: After without the
@@ -113,6 +117,9 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	// The refined graph follows every update in turn (a splice when the
 	// update was one), so answers keep the language servers' edges.
 	c.After, c.Tree, c.Paths, c.Full = w.served(next), next.Graph, ch.Paths, ch.Full
+	if ch.Full && next.Graph != res.Graph {
+		c.Edited = editedFiles(res, next)
+	}
 	if next.Graph != res.Graph && w.env.Changed != nil {
 		// Published in the order of the updates (under upd).
 		w.env.Changed(w, c)

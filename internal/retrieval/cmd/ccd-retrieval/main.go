@@ -1,6 +1,7 @@
 // Command ccd-retrieval measures ccd's retrieval against the gold files of
-// testdata/retrieval/questions.tsv and a keyword grep loop, and writes the
-// report (RETRIEVAL.md by default).
+// testdata/retrieval/questions.tsv and of the held-out
+// testdata/retrieval/heldout.tsv, beside a keyword grep loop, and writes
+// the report (RETRIEVAL.md by default), each set apart.
 package main
 
 import (
@@ -17,10 +18,11 @@ import (
 )
 
 func main() {
-	questions := flag.String("questions", "testdata/retrieval/questions.tsv", "question file")
+	questions := flag.String("questions", "testdata/retrieval/questions.tsv,testdata/retrieval/heldout.tsv", "comma-separated question files, each reported apart (the first also asked while the index fills)")
 	out := flag.String("out", "RETRIEVAL.md", "report file (- for stdout)")
 	only := flag.String("only", "", "go or py: one corpus only")
 	verbose := flag.Bool("v", false, "print every answer")
+	fill := flag.Bool("fill", true, "also ask the first questions while the index fills")
 	packs := flag.String("pack", "", "instead: print the evidence-pack guidance of these ;-separated questions (with -only)")
 	flag.Parse()
 	if *packs != "" {
@@ -30,7 +32,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*questions, *out, *only, *verbose); err != nil {
+	if err := run(*questions, *out, *only, *verbose, *fill); err != nil {
 		fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
 		os.Exit(1)
 	}
@@ -74,10 +76,17 @@ func guidance(only string, qs []string) error {
 	return nil
 }
 
-func run(questions, out, only string, verbose bool) error {
-	qs, err := retrieval.ReadQuestions(questions)
-	if err != nil {
-		return err
+func run(questions, out, only string, verbose, fill bool) error {
+	var qs []retrieval.Question
+	for _, path := range strings.Split(questions, ",") {
+		set, err := retrieval.ReadQuestions(strings.TrimSpace(path))
+		if err != nil {
+			return err
+		}
+		qs = append(qs, set...)
+	}
+	if len(qs) == 0 {
+		return fmt.Errorf("no questions in %s", questions)
 	}
 	roots := corpusRoots()
 	var corpora []*retrieval.Corpus
@@ -107,16 +116,19 @@ func run(questions, out, only string, verbose bool) error {
 				return err
 			}
 			if verbose {
-				fmt.Fprintf(os.Stderr, "%d %d\t%.1fms\t%s\t%v\n", o.CCD.Rank, o.Grep.Rank, float64(o.CCD.Took.Microseconds())/1000, q.Text, o.CCD.Files)
+				fmt.Fprintf(os.Stderr, "%s %d %d\t%.1fms\t%s\t%v\n", q.Set, o.CCD.Rank, o.Grep.Rank, float64(o.CCD.Took.Microseconds())/1000, q.Text, o.CCD.Files)
 			}
 			outs = append(outs, o)
+		}
+		if !fill {
+			continue
 		}
 		// The first 20 natural-language questions again, on an index
 		// that fills in the background.
 		var first []retrieval.Question
 		var complete []retrieval.Answer
 		for _, o := range outs {
-			if o.Q.Corpus == name && o.Q.Kind == "nl" && len(first) < 20 {
+			if o.Q.Set == qs[0].Set && o.Q.Corpus == name && o.Q.Kind == "nl" && len(first) < 20 {
 				first = append(first, o.Q)
 				complete = append(complete, o.CCD)
 			}

@@ -29,8 +29,8 @@ type Outcome struct {
 }
 
 // Ask answers q on c with ccd's query (as `ccd query Q --limit 8`, the
-// graph's references given) and with the grep loop.
-func Ask(c *Corpus, q Question) (Outcome, error) {
+// graph's references given) and, when grep is set, with the grep loop.
+func Ask(c *Corpus, q Question, grep bool) (Outcome, error) {
 	o := Outcome{Q: q}
 	t0 := time.Now()
 	res, err := c.Index.Query(search.QueryParams{Pattern: q.Text, Limit: Limit}, search.GraphRefs(c.Graph))
@@ -43,6 +43,9 @@ func Ask(c *Corpus, q Question) (Outcome, error) {
 		o.CCD.Files = appendNew(o.CCD.Files, h.FilePath)
 	}
 	o.CCD.Rank = rank(o.CCD.Files, q.Gold)
+	if !grep {
+		return o, nil
+	}
 	t0 = time.Now()
 	files := Grep(c.Files, q.Text)
 	o.Grep.Took = time.Since(t0)

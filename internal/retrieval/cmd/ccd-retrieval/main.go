@@ -23,6 +23,7 @@ func main() {
 	only := flag.String("only", "", "go or py: one corpus only")
 	verbose := flag.Bool("v", false, "print every answer")
 	fill := flag.Bool("fill", true, "also ask the first questions while the index fills")
+	grep := flag.Bool("grep", true, "also ask the grep loop (false: its columns read 0)")
 	packs := flag.String("pack", "", "instead: print the evidence-pack guidance of these ;-separated questions (with -only)")
 	flag.Parse()
 	if *packs != "" {
@@ -32,7 +33,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*questions, *out, *only, *verbose, *fill); err != nil {
+	if err := run(*questions, *out, *only, *verbose, *fill, *grep); err != nil {
 		fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
 		os.Exit(1)
 	}
@@ -76,7 +77,7 @@ func guidance(only string, qs []string) error {
 	return nil
 }
 
-func run(questions, out, only string, verbose, fill bool) error {
+func run(questions, out, only string, verbose, fill, grep bool) error {
 	var qs []retrieval.Question
 	for _, path := range strings.Split(questions, ",") {
 		set, err := retrieval.ReadQuestions(strings.TrimSpace(path))
@@ -106,12 +107,12 @@ func run(questions, out, only string, verbose, fill bool) error {
 		// The first answer loads the tokenizer's tables (token counts are
 		// computed the first time a handle is shown): once, untimed, as a
 		// daemon's first query of the day.
-		retrieval.Ask(c, retrieval.Question{Corpus: name, Kind: "nl", Text: "warm up the tokenizer", Gold: []string{"-"}})
+		retrieval.Ask(c, retrieval.Question{Corpus: name, Kind: "nl", Text: "warm up the tokenizer", Gold: []string{"-"}}, false)
 		for _, q := range qs {
 			if q.Corpus != name {
 				continue
 			}
-			o, err := retrieval.Ask(c, q)
+			o, err := retrieval.Ask(c, q, grep)
 			if err != nil {
 				return err
 			}

@@ -449,8 +449,8 @@ const priorCandidates = 400
 const (
 	textTestPenalty = 0.5 // a doc in a test file, the query not about tests
 	pathBoost       = 0.6 // at most, a path naming every query word
-	exactNameBoost = 2   // a definition named exactly as a one-word query
-	foldNameBoost  = 1.5 // the same, but for case
+	exactNameBoost  = 2   // a definition named exactly as a one-word query
+	foldNameBoost   = 1.5 // the same, but for case
 )
 
 // applyPriors scales the best docs of h by the priors of their file: the

@@ -123,8 +123,10 @@ func (ix *Index) fileScores(fa *fileAccum, pathMasks []uint64, stems []string) [
 	return out
 }
 
-// sat is BM25's saturation of a normalised frequency.
-func sat(x float64) float64 { return x * (k1 + 1) / (k1 + x) }
+// sat is BM25's saturation of a normalised frequency, with the files' k1.
+func sat(x float64) float64 { return x * (fileK1 + 1) / (fileK1 + x) }
+
+var fileK1 = 1.2
 
 // standFiles is how many of the best files may show handles that hold
 // too little of the query themselves (see textHits).

@@ -137,24 +137,19 @@ func (ix *Index) textQuery(pattern string) []qword {
 			}
 			seen[w] = true
 			vs := ix.variants(w)
-			if t, ok := ix.dict[w]; ok {
-				q := qword{text: w, terms: []uint32{t}, optional: optional[w]}
-				if len(vs) > 0 {
-					q.weights = []float64{1}
-					for _, v := range vs {
-						q.terms, q.weights = append(q.terms, v), append(q.weights, variantWeight)
-					}
-				}
-				out = append(out, q)
-				continue
-			}
+			ss, sw := ix.synonymTerms(w)
+			t, ok := ix.dict[w]
 			parts := terms.Parts(w)
-			if len(parts) == 0 || len(vs) > 0 {
-				// Another form of the word, or nothing.
-				q := qword{text: w, terms: vs}
-				for range vs {
-					q.weights = append(q.weights, variantWeight)
+			if ok || len(vs) > 0 || len(ss) > 0 || len(parts) == 0 {
+				// The word, its other forms and its synonyms (or nothing).
+				q := qword{text: w, optional: optional[w]}
+				if ok {
+					q.terms, q.weights = append(q.terms, t), append(q.weights, 1)
 				}
+				for _, v := range vs {
+					q.terms, q.weights = append(q.terms, v), append(q.weights, variantWeight)
+				}
+				q.terms, q.weights = append(q.terms, ss...), append(q.weights, sw...)
 				out = append(out, q)
 				continue
 			}
@@ -373,7 +368,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 			if c, ok := coverage(fa.mask[r] | pm[r]); ok {
 				filePart[r] *= fileShare * c * c
 			} else {
-				filePart[r] = 0
+				filePart[r] = 0 // a file with too little of the question lifts nothing
 			}
 		}
 	}

@@ -442,7 +442,7 @@ const priorCandidates = 400
 
 // Priors of a text search.
 const (
-	textTestPenalty = 0.5 // a doc in a test file, the query not about tests
+	textTestPenalty = 0.3 // a doc in a test file, the query not about tests
 	pathBoost       = 0.6 // at most, a path naming every query word
 	exactNameBoost  = 2   // a definition named exactly as a one-word query
 	foldNameBoost   = 1.5 // the same, but for case

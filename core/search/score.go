@@ -274,7 +274,8 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	a := getAccum(len(ix.docs))
 	defer putAccum(a)
 	var fa *fileAccum
-	if mask == allFields && keep == nil && true {
+	// One word is a name: its file part would lift the files that use it most.
+	if mask == allFields && keep == nil && len(words) > 1 {
 		fa = getFileAccum(len(ix.fileSlots), len(words))
 		defer putFileAccum(fa)
 	}
@@ -364,11 +365,16 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 			}
 		}
 		filePart = ix.fileScores(fa, pm, stems)
+		h.fileCover = make(map[*fileEntry]float64, len(filePart))
 		for r := range filePart {
-			if c, ok := coverage(fa.mask[r] | pm[r]); ok {
+			c, ok := coverage(fa.mask[r] | pm[r])
+			if ok {
 				filePart[r] *= fileShare * c * c
 			} else {
 				filePart[r] = 0 // a file with too little of the question lifts nothing
+			}
+			if c < 1 {
+				h.fileCover[fa.files[r]] = c
 			}
 		}
 	}
@@ -384,7 +390,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 		standMin = max(kthLargest(filePart, standFiles), math.SmallestNonzeroFloat64)
 	}
 	setCover := func(d uint32, cov float64) {
-		if cov < 1 {
+		if cov < 1 && fa == nil {
 			if h.cover == nil {
 				h.cover = map[uint32]float64{}
 			}

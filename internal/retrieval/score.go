@@ -26,6 +26,17 @@ type Outcome struct {
 	Q         Question
 	CCD, Grep Answer
 	Note      string // ccd's note (partial matches, ...)
+	// Pack is ccd's evidence pack for the question: its confidence band
+	// and the rank of the first gold file among the pack's files.
+	Pack PackOutcome
+}
+
+// PackOutcome is what an evidence pack said about a question, beside
+// whether it was right.
+type PackOutcome struct {
+	Band       string
+	Confidence float64
+	Rank       int // of the first gold file among the pack's files, 0 when absent
 }
 
 // Ask answers q on c with ccd's query (as `ccd query Q --limit 8`, the
@@ -43,6 +54,15 @@ func Ask(c *Corpus, q Question, grep bool) (Outcome, error) {
 		o.CCD.Files = appendNew(o.CCD.Files, h.FilePath)
 	}
 	o.CCD.Rank = rank(o.CCD.Files, q.Gold)
+	p, err := c.Index.EvidencePack(search.PackRequest{QueryParams: search.QueryParams{Pattern: q.Text}}, nil, search.GraphRefs(c.Graph))
+	if err != nil {
+		return o, fmt.Errorf("evidence pack %q: %w", q.Text, err)
+	}
+	var packFiles []string
+	for _, f := range p.Files {
+		packFiles = append(packFiles, f.FilePath)
+	}
+	o.Pack = PackOutcome{Band: p.Guidance.ConfidenceBand, Confidence: p.Guidance.Confidence, Rank: rank(packFiles, q.Gold)}
 	if !grep {
 		return o, nil
 	}
@@ -237,6 +257,7 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 				frac(nc, len(f.Complete)), ms(lat[len(lat)/2]), ms(lat[min(len(lat)-1, len(lat)*99/100)]))
 		}
 	}
+	writeGuidance(&b, outs)
 	for _, set := range sets {
 		fmt.Fprintf(&b, "\n## Questions of `%s.tsv` ccd missed (gold not in its top %d)\n\n| question | gold | ccd's first files | grep rank |\n|---|---|---|---|\n", set, Limit)
 		for _, o := range bySet[set] {
@@ -255,6 +276,38 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 		}
 	}
 	return b.String()
+}
+
+// writeGuidance writes how the evidence packs' confidence bands bear out
+// on the natural-language questions of every set: an honest band says
+// "high" when the pack's first file is the answer.
+func writeGuidance(b *strings.Builder, outs []Outcome) {
+	b.WriteString("\n## Evidence-pack guidance\n\nEach natural-language question of every set also asked as `ccd pack QUESTION` (8 handles, at most 2 per file): " +
+		"how often the pack's first file, or any of its files, holds the answer, by the confidence band the pack gave. " +
+		"High and medium say stop querying and expand; low says refine the query.\n\n" +
+		"| band | questions | gold file first | gold file in the pack | mean confidence |\n|---|---|---|---|---|\n")
+	for _, band := range []string{search.BandHigh, search.BandMedium, search.BandLow} {
+		n, first, in := 0, 0, 0
+		conf := 0.0
+		for _, o := range outs {
+			if o.Q.Kind != "nl" || o.Pack.Band != band {
+				continue
+			}
+			n++
+			conf += o.Pack.Confidence
+			if o.Pack.Rank == 1 {
+				first++
+			}
+			if o.Pack.Rank >= 1 {
+				in++
+			}
+		}
+		if n == 0 {
+			fmt.Fprintf(b, "| %s | 0 | | | |\n", band)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %.2f |\n", band, n, frac(first, n), frac(in, n), conf/float64(n))
+	}
 }
 
 // writeTable writes the figures of outs per corpus and kind, and for all

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ type Answer struct {
 	Files []string
 	Rank  int
 	Took  time.Duration
+	// CPU is the CPU time of ccd's answer on its thread (0 when unknown):
+	// unlike Took, it does not grow when other processes load the machine.
+	CPU time.Duration
 }
 
 // Outcome is one question answered by ccd and by the grep loop.
@@ -43,9 +47,15 @@ type PackOutcome struct {
 // graph's references given) and, when grep is set, with the grep loop.
 func Ask(c *Corpus, q Question, grep bool) (Outcome, error) {
 	o := Outcome{Q: q}
+	runtime.LockOSThread()
+	c0, cok := threadCPU()
 	t0 := time.Now()
 	res, err := c.Index.Query(search.QueryParams{Pattern: q.Text, Limit: Limit}, search.GraphRefs(c.Graph))
 	o.CCD.Took = time.Since(t0)
+	if c1, ok := threadCPU(); ok && cok {
+		o.CCD.CPU = c1 - c0
+	}
+	runtime.UnlockOSThread()
 	if err != nil {
 		return o, fmt.Errorf("query %q: %w", q.Text, err)
 	}
@@ -134,20 +144,23 @@ func AskWhileFilling(c *Corpus, qs []Question) ([]Answer, int, error) {
 
 // Metrics are the figures of a set of answers.
 type Metrics struct {
-	N          int
-	At1, At8   int     // questions with a gold file first, in the top 8
-	MRR        float64 // mean reciprocal rank within the top 8
-	P50, P99   time.Duration
-	TotalWall  time.Duration
-	FirstFound int
+	N        int
+	At1, At8 int     // questions with a gold file first, in the top 8
+	MRR      float64 // mean reciprocal rank within the top 8
+	P50, P99 time.Duration
+	// CPU50, CPU99 are the percentiles of CPU time (0 when unknown).
+	CPU50, CPU99 time.Duration
+	TotalWall    time.Duration
+	FirstFound   int
 }
 
 // Summarise computes the metrics of the answers pick selects.
 func Summarise(os []Outcome, pick func(Outcome) Answer) Metrics {
 	var m Metrics
-	var lat []time.Duration
+	var lat, cpu []time.Duration
 	for _, o := range os {
 		a := pick(o)
+		cpu = append(cpu, a.CPU)
 		m.N++
 		if a.Rank == 1 {
 			m.At1++
@@ -162,12 +175,19 @@ func Summarise(os []Outcome, pick func(Outcome) Answer) Metrics {
 	if m.N > 0 {
 		m.MRR /= float64(m.N)
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		m.P50 = lat[len(lat)/2]
-		m.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-	}
+	m.P50, m.P99 = percentiles(lat)
+	m.CPU50, m.CPU99 = percentiles(cpu)
 	return m
+}
+
+// percentiles returns the median and the 99th percentile of ds.
+func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	ds = append([]time.Duration(nil), ds...)
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2], ds[min(len(ds)-1, len(ds)*99/100)]
 }
 
 // FillingRun is the first questions of a corpus asked while its index
@@ -185,10 +205,13 @@ var SetNotes = map[string]string{
 		"whether a ranking change generalises",
 }
 
+// LoadAverage is the machine's one-minute load average (-1 when unknown).
+func LoadAverage() float64 { return loadAverage() }
+
 // Report renders the outcomes as Markdown: per question set, corpus and
 // kind, ccd beside the grep loop, the answers made while the index fills,
 // then every question ccd missed.
-func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command string) string {
+func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command string, load [2]float64) string {
 	var b strings.Builder
 	var sets []string
 	bySet := map[string][]Outcome{}
@@ -206,7 +229,7 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 		fmt.Fprintf(&b, "- %s (`%s`): %d files indexed in %s; the search index takes %.0f MB, %.0f MB once compacted.\n", c.Name, c.Root,
 			len(c.Files), c.Took.Round(100*time.Millisecond), float64(c.Size)/(1<<20), float64(c.Compacted)/(1<<20))
 	}
-	b.WriteString("\nQuery latency over every question of every set, per corpus (complete index): ")
+	b.WriteString("\nQuery latency over every question of every set, per corpus (complete index; wall clock, and in brackets the CPU time of the query's thread, which other processes' load does not inflate): ")
 	for i, corpus := range []string{"go", "py"} {
 		var sel []Outcome
 		for _, o := range outs {
@@ -221,9 +244,13 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s p50 %s, p99 %s (%d queries)", corpus, ms(m.P50), ms(m.P99), m.N)
+		fmt.Fprintf(&b, "%s p50 %s, p99 %s [CPU p50 %s, p99 %s] (%d queries)", corpus, ms(m.P50), ms(m.P99), ms(m.CPU50), ms(m.CPU99), m.N)
 	}
-	b.WriteString(".\n")
+	b.WriteString(".")
+	if load[0] >= 0 {
+		fmt.Fprintf(&b, " The machine's one-minute load average was %.1f when the questions began and %.1f when they ended.", load[0], load[1])
+	}
+	b.WriteString("\n")
 	for _, set := range sets {
 		sel := bySet[set]
 		fmt.Fprintf(&b, "\n## `testdata/retrieval/%s.tsv`: %d questions\n\n", set, len(sel))

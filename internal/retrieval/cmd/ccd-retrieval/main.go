@@ -90,6 +90,7 @@ func run(questions, out, only string, verbose, fill, grep bool) error {
 		return fmt.Errorf("no questions in %s", questions)
 	}
 	roots := corpusRoots()
+	load := [2]float64{-1, -1}
 	var corpora []*retrieval.Corpus
 	var outs []retrieval.Outcome
 	var fills []retrieval.FillingRun
@@ -108,6 +109,9 @@ func run(questions, out, only string, verbose, fill, grep bool) error {
 		// computed the first time a handle is shown): once, untimed, as a
 		// daemon's first query of the day.
 		retrieval.Ask(c, retrieval.Question{Corpus: name, Kind: "nl", Text: "warm up the tokenizer", Gold: []string{"-"}}, false)
+		if load[0] < 0 {
+			load[0] = retrieval.LoadAverage()
+		}
 		for _, q := range qs {
 			if q.Corpus != name {
 				continue
@@ -140,7 +144,8 @@ func run(questions, out, only string, verbose, fill, grep bool) error {
 		}
 		fills = append(fills, retrieval.FillingRun{Corpus: r[0], Filling: answers, Complete: complete, Partial: partial})
 	}
-	report := retrieval.Report(outs, corpora, fills, "just retrieval")
+	load[1] = retrieval.LoadAverage()
+	report := retrieval.Report(outs, corpora, fills, "just retrieval", load)
 	if out == "-" {
 		_, err := os.Stdout.WriteString(report)
 		return err

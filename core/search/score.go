@@ -112,7 +112,7 @@ func (ix *Index) textQuery(pattern string) []qword {
 		case !stopWords[lf]:
 			kept = append(kept, f)
 			required++
-		case softWords[lf] && useSoft:
+		case softWords[lf]:
 			kept = append(kept, f)
 			optional[lf] = true
 		}

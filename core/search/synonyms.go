@@ -63,9 +63,6 @@ func init() {
 // its groups but w's own forms, and their other English forms) and their
 // weights. The caller holds the read lock.
 func (ix *Index) synonymTerms(w string) (ts []uint32, weights []float64) {
-	if !useSynonyms {
-		return nil, nil
-	}
 	own := lightStem(w)
 	seen := map[uint32]bool{}
 	add := func(t uint32, wt float64) {
@@ -89,5 +86,3 @@ func (ix *Index) synonymTerms(w string) (ts []uint32, weights []float64) {
 	}
 	return ts, weights
 }
-
-var useSynonyms = true

@@ -35,12 +35,8 @@ func init() {
 	}
 }
 
-// useSoft keeps soft words as optional words (tests and measurements can
-// turn it off); optionalWeight scales an optional word's score.
-var (
-	useSoft        = true
-	optionalWeight = 0.5
-)
+// optionalWeight scales an optional word's score.
+const optionalWeight = 0.5
 
 // lightStem strips the common English inflections of a lower-case word:
 // plurals, -ed, -ing, -er, -ion and a final e, undoubling a final

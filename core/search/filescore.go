@@ -65,9 +65,9 @@ func putFileAccum(fa *fileAccum) {
 }
 
 // row returns the row of the file numbered num, adding one.
-func (fa *fileAccum) row(ix *Index, num uint32) int {
+func (fa *fileAccum) row(ix *Index, num uint32) int32 {
 	if r := fa.pos[num]; r > 0 {
-		return int(r - 1)
+		return r - 1
 	}
 	f := ix.fileSlots[num]
 	fa.files = append(fa.files, f)
@@ -75,18 +75,15 @@ func (fa *fileAccum) row(ix *Index, num uint32) int {
 	for range fa.words {
 		fa.tf = append(fa.tf, 0)
 	}
-	r := len(fa.files) - 1
-	fa.pos[num] = int32(r + 1)
+	r := int32(len(fa.files) - 1)
+	fa.pos[num] = r + 1
 	return r
 }
 
-// add counts one posting of word wi in the file numbered num, its field
-// frequencies scaled, and returns the file's row.
-func (fa *fileAccum) add(ix *Index, num uint32, wi int, name, sig, body uint32, scale float64) int32 {
-	r := fa.row(ix, num)
-	fa.tf[r*fa.words+wi] += scale * (fileNameWeight*float64(name) + fileSigWeight*float64(sig) + float64(body))
-	fa.mask[r] |= 1 << uint(wi)
-	return int32(r)
+// add counts a file's weighted frequency tf of word wi.
+func (fa *fileAccum) add(row int32, wi int, tf float64) {
+	fa.tf[int(row)*fa.words+wi] += tf
+	fa.mask[row] |= 1 << uint(wi)
 }
 
 // fileScores returns the BM25F score of every row of fa over the query

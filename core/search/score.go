@@ -219,9 +219,14 @@ func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMa
 		for ti, t := range w.terms {
 			post := ix.terms[t].post
 			weight := idf(n, len(post)) * w.weight(ti)
+			fileScale := w.weight(ti)
 			if w.optional {
 				weight *= optionalWeight
+				fileScale *= optionalWeight
 			}
+			// A term's postings come file by file: a file's frequency is
+			// summed here and added to fa when the file changes.
+			fnum, row, ftf := ^uint32(0), int32(-1), 0.0
 			for _, p := range post {
 				d := &ix.docs[p.doc]
 				var tf [nFields]uint32
@@ -239,17 +244,23 @@ func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMa
 				}
 				e := &a.e[p.doc]
 				if fa != nil {
-					sc := w.weight(ti)
-					if w.optional {
-						sc *= optionalWeight
+					if d.fnum != fnum {
+						if row >= 0 {
+							fa.add(row, wi, ftf)
+						}
+						fnum, row, ftf = d.fnum, fa.row(ix, d.fnum), 0
 					}
-					e.row = fa.add(ix, d.fnum, wi, tf[fName], tf[fSig], tf[fBody], sc)
+					ftf += fileScale * (fileNameWeight*float64(tf[fName]) + fileSigWeight*float64(tf[fSig]) + float64(tf[fBody]))
+					e.row = row
 				}
 				if e.mask == 0 && e.score == 0 {
 					a.touched = append(a.touched, p.doc)
 				}
 				e.score += weight * s
 				e.mask |= bit
+			}
+			if row >= 0 {
+				fa.add(row, wi, ftf)
 			}
 		}
 	}

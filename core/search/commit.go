@@ -30,10 +30,11 @@ func (ix *Index) commit(pf *prepared) {
 	}
 	f := &fileEntry{path: pf.path, lang: pf.lang, hash: pf.hash, size: pf.size, lines: pf.lines, indexed: time.Now(), defsSig: pf.defsSig,
 		pathStems: pathStems(pf.path)}
+	f.num = ix.allocFileNum(f)
 	f.docs = make([]uint32, len(pf.docs))
 	for i := range pf.docs {
 		d := pf.docs[i]
-		d.file = f
+		d.file, d.fnum = f, f.num
 		n := ix.allocDoc()
 		ix.docs[n] = d
 		f.docs[i] = n
@@ -45,6 +46,7 @@ func (ix *Index) commit(pf *prepared) {
 		ix.nDocs++
 		for k := range d.lens {
 			ix.fieldLen[k] += int64(d.lens[k])
+			f.length += d.lens[k]
 		}
 		if d.typ.isDef() || d.typ == ntSection {
 			k := strings.ToLower(d.name)
@@ -68,6 +70,7 @@ func (ix *Index) commit(pf *prepared) {
 		}
 	}
 	ix.files[pf.path] = f
+	ix.fileLenTotal += int64(f.length)
 	for _, st := range f.pathStems {
 		ix.byPathStem[st] = append(ix.byPathStem[st], f)
 	}
@@ -116,6 +119,9 @@ func (ix *Index) removeFile(f *fileEntry, keep map[string]bool) {
 		ix.freeDocs = append(ix.freeDocs, n)
 	}
 	delete(ix.files, f.path)
+	ix.fileLenTotal -= int64(f.length)
+	ix.fileSlots[f.num] = nil
+	ix.freeFileNums = append(ix.freeFileNums, f.num)
 	for _, st := range f.pathStems {
 		fs := ix.byPathStem[st]
 		for i, g := range fs {
@@ -155,6 +161,18 @@ func (ix *Index) allocDoc() uint32 {
 	}
 	ix.docs = append(ix.docs, doc{})
 	return uint32(len(ix.docs) - 1)
+}
+
+// allocFileNum gives f a slot in fileSlots.
+func (ix *Index) allocFileNum(f *fileEntry) uint32 {
+	if n := len(ix.freeFileNums); n > 0 {
+		num := ix.freeFileNums[n-1]
+		ix.freeFileNums = ix.freeFileNums[:n-1]
+		ix.fileSlots[num] = f
+		return num
+	}
+	ix.fileSlots = append(ix.fileSlots, f)
+	return uint32(len(ix.fileSlots) - 1)
 }
 
 func (ix *Index) allocTerm(text string) uint32 {

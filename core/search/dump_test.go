@@ -120,6 +120,36 @@ func dump(t testing.TB, ix *Index) string {
 		sort.Strings(ls)
 		b.WriteString(m.name + "\n" + strings.Join(ls, "\n") + "\n")
 	}
+	// File numbers and lengths (file-level ranking) agree with the files.
+	var lenTotal int64
+	liveFiles := 0
+	for num, f := range ix.fileSlots {
+		if f == nil {
+			continue
+		}
+		liveFiles++
+		if ix.files[f.path] != f || f.num != uint32(num) {
+			t.Errorf("fileSlots[%d] holds %s (num %d), not an indexed file", num, f.path, f.num)
+		}
+		var length uint32
+		for _, n := range f.docs {
+			d := &ix.docs[n]
+			if d.fnum != f.num {
+				t.Errorf("doc %s of %s has file number %d, want %d", d.id, f.path, d.fnum, f.num)
+			}
+			if d.typ != ntFile {
+				length += d.lens[fName] + d.lens[fSig] + d.lens[fBody]
+			}
+		}
+		if length != f.length {
+			t.Errorf("%s: length %d, its handles hold %d terms", f.path, f.length, length)
+		}
+		lenTotal += int64(f.length)
+	}
+	if liveFiles != len(ix.files) || liveFiles+len(ix.freeFileNums) != len(ix.fileSlots) || lenTotal != ix.fileLenTotal {
+		t.Errorf("%d files in slots, %d indexed, %d free of %d; length total %d, recount %d",
+			liveFiles, len(ix.files), len(ix.freeFileNums), len(ix.fileSlots), ix.fileLenTotal, lenTotal)
+	}
 	var files []string
 	for p, f := range ix.files {
 		files = append(files, fmt.Sprintf("%s %s %x %d %d docs=%d terms=%d", p, f.lang, f.hash, f.size, f.lines, len(f.docs), len(f.terms)))

@@ -75,11 +75,17 @@ type Index struct {
 	freeTerm   []uint32
 	nDocs      int            // searchable docs (all but file handles)
 	fieldLen   [nFields]int64 // total terms per field over searchable docs
-	tombs      tombstones     // recently removed handles, for expand
-	gen        atomic.Uint64  // bumped by every change
-	last       atomic.Int64   // unix nanoseconds of the last change
-	fill       filler         // background indexing state
-	stats      struct{ binary atomic.Int64 }
+	// fileSlots maps a file's number (fileEntry.num) to it; free numbers
+	// are nil and listed in freeFileNums. Numbers index the per-query
+	// file accumulators of the file-level ranking (filescore.go).
+	fileSlots    []*fileEntry
+	freeFileNums []uint32
+	fileLenTotal int64         // total of fileEntry.length over indexed files
+	tombs        tombstones    // recently removed handles, for expand
+	gen          atomic.Uint64 // bumped by every change
+	last         atomic.Int64  // unix nanoseconds of the last change
+	fill         filler        // background indexing state
+	stats        struct{ binary atomic.Int64 }
 }
 
 // New returns an empty index that reads nothing on its own.
@@ -128,6 +134,10 @@ type fileEntry struct {
 	terms   []uint32 // term numbers the file's handles have postings under
 	indexed time.Time
 	defsSig uint64 // of the language and definitions the handles came from
+	// num is the file's slot in Index.fileSlots.
+	num uint32
+	// length is the number of terms of all its handles, every field.
+	length uint32
 	// pathStems are the light stems of the path's words and their parts
 	// (net/http/cookie_test.go: net, http, cooki, test, go), for text
 	// searches that count the path as part of a handle.
@@ -161,6 +171,7 @@ type doc struct {
 	hash    uint64 // FNV-1a of the content span
 	tokens  int32  // cl100k tokens of the span; read and written atomically, -1 until known
 	lens    [nFields]uint32
+	fnum    uint32 // file.num, beside lens so scoring reads one cache line
 }
 
 // cleanPath normalises a workspace-relative path.

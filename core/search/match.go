@@ -17,8 +17,10 @@ type hits struct {
 	// note explains something about the result (partial word matches).
 	note string
 	// cover is the fraction of a text query's words a doc contains, for
-	// partial matches only (absent: all of them).
-	cover map[uint32]float64
+	// partial matches only (absent: all of them). A query of several
+	// words fills fileCover instead: the fraction its file holds.
+	cover     map[uint32]float64
+	fileCover map[*fileEntry]float64
 }
 
 func newHits() *hits { return &hits{score: map[uint32]float64{}} }

@@ -30,9 +30,11 @@ func TestGuidanceBands(t *testing.T) {
 	}{
 		{"exact definition", fx.ix, PackRequest{QueryParams: QueryParams{Symbol: "AuthController", Kind: "definition"}}, BandHigh, ActionExpand, true, 1, 0, 1, 1},
 		{"named and focused", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "ServeHTTP"}}, BandHigh, ActionExpand, true, 1, 0, 0.75, 1},
-		{"named but spread", named, PackRequest{QueryParams: QueryParams{Pattern: "widget"}}, BandMedium, ActionExpand, true, 3, 1, 0.5, 0.75},
-		{"focused body match", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "quartermaster"}}, BandMedium, ActionExpand, true, 1, 1, 0.5, 0.75},
-		{"partial words", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "authenticate token nonexistentword"}}, BandMedium, ActionExpand, true, 1, 1, 0.5, 0.7},
+		// Ten files answer alike: no one of them is the answer.
+		{"named but spread", named, PackRequest{QueryParams: QueryParams{Pattern: "widget"}}, BandLow, ActionRefine, false, 1, 2, 0, 0.5},
+		// One file holds the word, nothing else does.
+		{"focused body match", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "quartermaster"}}, BandHigh, ActionExpand, true, 1, 0, 0.75, 1},
+		{"partial words", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "authenticate token nonexistentword"}}, BandMedium, ActionExpand, true, 1, 1, 0.5, 0.75},
 		{"spread body matches", spread, PackRequest{QueryParams: QueryParams{Pattern: "gizmo"}}, BandLow, ActionRefine, false, 1, 2, 0, 0.5},
 		{"nothing", fx.ix, PackRequest{QueryParams: QueryParams{Pattern: "nonexistentword"}}, BandLow, ActionRefine, false, 0, 2, 0, 0},
 	}

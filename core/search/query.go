@@ -294,7 +294,7 @@ func (ix *Index) answer(e *dsl.Expr, defsOnly bool, limit, budget int, refs RefS
 	}
 	var rs []ranked
 	if e.Op == dsl.Grep {
-		rs = ix.diversify(ix.rank(h, limit*perFileFirst*2), limit)
+		rs = ix.diversified(h, limit)
 	} else {
 		rs = ix.rank(h, limit)
 	}
@@ -383,6 +383,39 @@ func (ix *Index) autoExpand(res *QueryResult, budget int, fc *fileCache) {
 // the other files' best: a question is answered by a file, and the first
 // page should offer several.
 const perFileFirst = 2
+
+// diversified ranks h for a text search's first page: the best limit
+// handles with at most perFileFirst of a file while other files have
+// matches, then the rest of the best. Handles of one file often score
+// alike (they share their file's part of the score), so the pool the page
+// is picked from grows until it holds enough files.
+func (ix *Index) diversified(h *hits, limit int) []ranked {
+	k := limit * perFileFirst * 2
+	for {
+		rs := ix.rank(h, k)
+		out := ix.diversify(rs, limit)
+		if len(rs) < k || distinctFirst(ix, out, limit) {
+			return out
+		}
+		k *= 4
+	}
+}
+
+// distinctFirst reports whether the first limit entries of rs keep to
+// perFileFirst handles per file.
+func distinctFirst(ix *Index, rs []ranked, limit int) bool {
+	per := map[*fileEntry]int{}
+	for i, r := range rs {
+		if i == limit {
+			break
+		}
+		f := ix.docs[r.doc].file
+		if per[f]++; per[f] > perFileFirst {
+			return false
+		}
+	}
+	return true
+}
 
 // diversify reorders a ranked list so that no file has more than
 // perFileFirst of the first limit entries while other files have

@@ -27,28 +27,36 @@ var (
 
 const k1 = 1.2
 
-// accum is a dense score accumulator over doc numbers.
+// accum is a dense score accumulator over doc numbers. A doc's score,
+// word mask and file row sit in one entry: scoring a posting touches one
+// cache line.
 type accum struct {
-	score   []float64
-	mask    []uint64 // which query words matched
+	e       []accEntry
 	touched []uint32
+}
+
+// accEntry is one doc's accumulated score.
+type accEntry struct {
+	score float64
+	mask  uint64 // which query words matched
+	// row is the doc's file's row in the query's fileAccum (set only
+	// when there is one).
+	row int32
 }
 
 var accumPool = sync.Pool{New: func() any { return &accum{} }}
 
 func getAccum(n int) *accum {
 	a := accumPool.Get().(*accum)
-	if len(a.score) < n {
-		a.score = make([]float64, n)
-		a.mask = make([]uint64, n)
+	if len(a.e) < n {
+		a.e = make([]accEntry, n)
 	}
 	return a
 }
 
 func putAccum(a *accum) {
 	for _, d := range a.touched {
-		a.score[d] = 0
-		a.mask[d] = 0
+		a.e[d] = accEntry{}
 	}
 	a.touched = a.touched[:0]
 	accumPool.Put(a)
@@ -61,6 +69,10 @@ type qword struct {
 	// weights scale the terms' scores (nil: all 1): a word's other
 	// English forms count less than the word itself.
 	weights []float64
+	// optional marks a question word that code uses too ("once",
+	// "handle"): it adds to a handle's score but a handle without it
+	// misses nothing (see softWords).
+	optional bool
 }
 
 // variantWeight scales a match of another form of a query word.
@@ -90,15 +102,25 @@ func (ix *Index) textQuery(pattern string) []qword {
 	fields := strings.FieldsFunc(pattern, func(r rune) bool {
 		return !(terms.IsWordRune(r) || r == '*')
 	})
-	// A question's function words go when other words remain.
-	content := fields[:0:0]
+	// A question's function words go when other words remain; those code
+	// uses too stay as optional words.
+	var kept []string
+	optional := map[string]bool{}
+	required := 0
 	for _, f := range fields {
-		if !stopWords[strings.ToLower(f)] {
-			content = append(content, f)
+		switch lf := strings.ToLower(f); {
+		case !stopWords[lf]:
+			kept = append(kept, f)
+			required++
+		case softWords[lf]:
+			kept = append(kept, f)
+			optional[lf] = true
 		}
 	}
-	if len(content) >= 1 && len(content) < len(fields) {
-		fields = content
+	if required > 0 {
+		fields = kept
+	} else {
+		optional = nil
 	}
 	for _, field := range fields {
 		if strings.HasSuffix(field, "*") {
@@ -115,24 +137,19 @@ func (ix *Index) textQuery(pattern string) []qword {
 			}
 			seen[w] = true
 			vs := ix.variants(w)
-			if t, ok := ix.dict[w]; ok {
-				q := qword{text: w, terms: []uint32{t}}
-				if len(vs) > 0 {
-					q.weights = []float64{1}
-					for _, v := range vs {
-						q.terms, q.weights = append(q.terms, v), append(q.weights, variantWeight)
-					}
-				}
-				out = append(out, q)
-				continue
-			}
+			ss, sw := ix.synonymTerms(w)
+			t, ok := ix.dict[w]
 			parts := terms.Parts(w)
-			if len(parts) == 0 || len(vs) > 0 {
-				// Another form of the word, or nothing.
-				q := qword{text: w, terms: vs}
-				for range vs {
-					q.weights = append(q.weights, variantWeight)
+			if ok || len(vs) > 0 || len(ss) > 0 || len(parts) == 0 {
+				// The word, its other forms and its synonyms (or nothing).
+				q := qword{text: w, optional: optional[w]}
+				if ok {
+					q.terms, q.weights = append(q.terms, t), append(q.weights, 1)
 				}
+				for _, v := range vs {
+					q.terms, q.weights = append(q.terms, v), append(q.weights, variantWeight)
+				}
+				q.terms, q.weights = append(q.terms, ss...), append(q.weights, sw...)
 				out = append(out, q)
 				continue
 			}
@@ -189,8 +206,9 @@ const (
 
 // scoreWords accumulates BM25 scores of words into a, restricted to docs
 // keep accepts (nil: all) and to the fields in mask; a doc's mask bit i is
-// set when it matched word i. The caller holds the read lock.
-func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*doc) bool) {
+// set when it matched word i. With fa, every matching posting also counts
+// for its file (see filescore.go). The caller holds the read lock.
+func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMask, keep func(*doc) bool) {
 	n := max(ix.nDocs, 1)
 	var avg [nFields]float64
 	for f := range avg {
@@ -201,6 +219,14 @@ func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*
 		for ti, t := range w.terms {
 			post := ix.terms[t].post
 			weight := idf(n, len(post)) * w.weight(ti)
+			fileScale := w.weight(ti)
+			if w.optional {
+				weight *= optionalWeight
+				fileScale *= optionalWeight
+			}
+			// A term's postings come file by file: a file's frequency is
+			// summed here and added to fa when the file changes.
+			fnum, row, ftf := ^uint32(0), int32(-1), 0.0
 			for _, p := range post {
 				d := &ix.docs[p.doc]
 				var tf [nFields]uint32
@@ -216,11 +242,25 @@ func (ix *Index) scoreWords(a *accum, words []qword, mask fieldMask, keep func(*
 				if s == 0 || keep != nil && !keep(d) {
 					continue
 				}
-				if a.mask[p.doc] == 0 && a.score[p.doc] == 0 {
+				e := &a.e[p.doc]
+				if fa != nil {
+					if d.fnum != fnum {
+						if row >= 0 {
+							fa.add(row, wi, ftf)
+						}
+						fnum, row, ftf = d.fnum, fa.row(ix, d.fnum), 0
+					}
+					ftf += fileScale * (fileNameWeight*float64(tf[fName]) + fileSigWeight*float64(tf[fSig]) + float64(tf[fBody]))
+					e.row = row
+				}
+				if e.mask == 0 && e.score == 0 {
 					a.touched = append(a.touched, p.doc)
 				}
-				a.score[p.doc] += weight * s
-				a.mask[p.doc] |= bit
+				e.score += weight * s
+				e.mask |= bit
+			}
+			if row >= 0 {
+				fa.add(row, wi, ftf)
 			}
 		}
 	}
@@ -244,11 +284,24 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	}
 	a := getAccum(len(ix.docs))
 	defer putAccum(a)
-	ix.scoreWords(a, words, mask, keep)
+	var fa *fileAccum
+	// One word is a name: its file part would lift the files that use it most.
+	if mask == allFields && keep == nil && len(words) > 1 {
+		fa = getFileAccum(len(ix.fileSlots), len(words))
+		defer putFileAccum(fa)
+	}
+	ix.scoreWords(a, fa, words, mask, keep)
 	n := max(ix.nDocs, 1)
+	// Coverage counts the required words only: full has their bits.
 	wIDF := make([]float64, len(words))
-	total, unknown := 0.0, 0
+	total, unknown, nReq := 0.0, 0, 0
+	var full uint64
 	for i, w := range words {
+		if w.optional {
+			continue
+		}
+		full |= 1 << uint(i)
+		nReq++
 		for _, t := range w.terms {
 			wIDF[i] = max(wIDF[i], idf(n, len(ix.terms[t].post)))
 		}
@@ -263,11 +316,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	// A word the index does not know weighs as much as the average word
 	// it knows: it can match nothing, but the share of the question the
 	// best docs answer must say it is missing.
-	total += float64(unknown) * total / float64(len(words)-unknown)
-	full := uint64(1)<<uint(len(words)) - 1
-	if len(words) == maxWords {
-		full = ^uint64(0)
-	}
+	total += float64(unknown) * total / float64(nReq-unknown)
 	// The path is part of every handle of its file: io/io.go's ReadFull
 	// answers "io.ReadFull" though its body never says io.
 	stems := queryStems(words)
@@ -280,37 +329,125 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 		}
 		for f, m := range byFile {
 			for _, d := range f.docs {
-				if a.score[d] != 0 {
-					a.mask[d] |= m
+				if a.e[d].score != 0 {
+					a.e[d].mask |= m
 				}
 			}
 		}
 	}
-	complete := false
-	for _, d := range a.touched {
-		mask := a.mask[d]
+	// coverage is the share of the query a word mask holds: the idf
+	// share, softened by the plain share of words (a rare word the answer
+	// does not use, "lightweight DOM", must not sink the handles that
+	// have the others); ok says whether it holds enough to be shown.
+	// Masks repeat: with few words their coverage is computed once.
+	var covCache []float64
+	if len(words) <= 10 {
+		covCache = make([]float64, 1<<uint(len(words)))
+	}
+	coverage := func(mask uint64) (cov float64, ok bool) {
+		mask &= full
 		if mask == full {
-			h.score[d] = a.score[d]
-			complete = true
-			continue
+			return 1, true
 		}
-		cov := 0.0
+		if covCache != nil {
+			if c := covCache[mask]; c != 0 {
+				return c, c >= 0.5 || float64(popcount(mask)) >= 0.5*float64(nReq)
+			}
+			defer func() { covCache[mask] = cov }()
+		}
 		for i := range words {
 			if mask&(1<<uint(i)) != 0 {
 				cov += wIDF[i]
 			}
 		}
-		// The idf share, softened by the plain share of words: a rare
-		// word the answer does not use ("lightweight DOM") must not sink
-		// the handles that have the others.
-		count := float64(popcount(mask)) / float64(len(words))
+		count := float64(popcount(mask)) / float64(nReq)
 		cov = (cov/total + count) / 2
-		if cov >= 0.5 || count >= 0.5 {
-			h.score[d] = a.score[d] * cov * cov
+		return cov, cov >= 0.5 || count >= 0.5
+	}
+	// The file part of every touched file (see filescore.go), by row of fa.
+	var filePart []float64
+	if fa != nil {
+		pm := make([]uint64, len(fa.files))
+		for i, st := range stems {
+			for _, f := range ix.byPathStem[st] {
+				if r := fa.pos[f.num]; r > 0 {
+					pm[r-1] |= 1 << uint(i)
+				}
+			}
+		}
+		filePart = ix.fileScores(fa, pm, stems)
+		h.fileCover = make(map[*fileEntry]float64, len(filePart))
+		for r := range filePart {
+			c, ok := coverage(fa.mask[r] | pm[r])
+			if ok {
+				filePart[r] *= fileShare * c * c
+			} else {
+				filePart[r] = 0 // a file with too little of the question lifts nothing
+			}
+			if c < 1 {
+				h.fileCover[fa.files[r]] = c
+			}
+		}
+	}
+	// A handle with too little of the query itself is shown only when it
+	// is one of the best perFileFirst handles of one of the best files
+	// (standFiles of them): it points into that file's answer. stand
+	// holds them by row of fa; standMin is the least file part that
+	// qualifies.
+	var stand [][perFileFirst]uint32
+	standMin := math.Inf(1)
+	if filePart != nil {
+		stand = make([][perFileFirst]uint32, len(filePart))
+		standMin = max(kthLargest(filePart, standFiles), math.SmallestNonzeroFloat64)
+	}
+	setCover := func(d uint32, cov float64) {
+		if cov < 1 && fa == nil {
 			if h.cover == nil {
 				h.cover = map[uint32]float64{}
 			}
 			h.cover[d] = cov
+		}
+	}
+	complete := false
+	for _, d := range a.touched {
+		e := &a.e[d]
+		mask := e.mask
+		complete = complete || mask&full == full
+		cov, ok := coverage(mask)
+		fp := 0.0
+		r := 0
+		if filePart != nil {
+			r = int(e.row)
+			fp = filePart[r]
+		}
+		if ok {
+			h.score[d] = e.score*cov*cov + fp
+			setCover(d, cov)
+			continue
+		}
+		if fp < standMin {
+			continue
+		}
+		// Keep the row's best perFileFirst by own score (doc+1; 0 is empty).
+		x := d + 1
+		for i := range stand[r] {
+			if y := stand[r][i]; y == 0 || a.e[x-1].score > a.e[y-1].score {
+				stand[r][i], x = x, y
+				if x == 0 {
+					break
+				}
+			}
+		}
+	}
+	for r, best := range stand {
+		for _, x := range best {
+			if x == 0 {
+				break
+			}
+			d := x - 1
+			cov, _ := coverage(a.e[d].mask)
+			h.score[d] = filePart[r] + a.e[d].score*cov*cov
+			setCover(d, cov)
 		}
 	}
 	ix.applyPriors(h, words, strings.TrimSpace(pattern))
@@ -322,7 +459,7 @@ const priorCandidates = 400
 
 // Priors of a text search.
 const (
-	textTestPenalty = 0.5 // a doc in a test file, the query not about tests
+	textTestPenalty = 0.3 // a doc in a test file, the query not about tests
 	pathBoost       = 0.6 // at most, a path naming every query word
 	exactNameBoost  = 2   // a definition named exactly as a one-word query
 	foldNameBoost   = 1.5 // the same, but for case

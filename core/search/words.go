@@ -22,6 +22,22 @@ func init() {
 	}
 }
 
+// softWords are the stop words code uses too (sync.Once, a file handle,
+// an HTTP method): a question keeps them as optional words, which lift
+// the handles that hold them but are not missed by those that do not.
+var softWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`once again handle handles handled handling method methods function functions
+		find code implement implements implemented implementation implementing logic routine part place happen happens
+		without same other own few more most only every each all any some out up over under about into`) {
+		softWords[w] = true
+	}
+}
+
+// optionalWeight scales an optional word's score.
+const optionalWeight = 0.5
+
 // lightStem strips the common English inflections of a lower-case word:
 // plurals, -ed, -ing, -er, -ion and a final e, undoubling a final
 // consonant (stopped → stop), so that the forms of one word share it.

@@ -72,7 +72,8 @@ func TestGuidanceDoubts(t *testing.T) {
 	}{
 		{"TestReadCookies", BandMedium, "test file"},
 		{"readCookies", BandHigh, ""},
-		{"header", BandMedium, "another file scores nearly as high"},
+		// Two files nearly tie: refine.
+		{"header", BandLow, "another file scores nearly as high"},
 	} {
 		p, err := fx.ix.EvidencePack(PackRequest{QueryParams: QueryParams{Pattern: c.pattern}}, nil, nil)
 		if err != nil {

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -50,6 +51,10 @@ func (c *Corpus) Filling() (*search.Index, error) {
 type File struct {
 	Path    string // relative, slash-separated
 	Content []byte
+	// Lower is Content lower-cased, once, for the grep loop: lower-casing
+	// every file for every question made garbage whose collection ran
+	// into the next query's timing.
+	Lower []byte
 }
 
 // Load indexes root as the daemon does: the graph and definitions from
@@ -93,7 +98,7 @@ func Load(name, root string) (*Corpus, error) {
 			lang, defs = f.Lang, f.Defs
 		}
 		c.Index.Update(rel, content, lang, defs)
-		c.Files = append(c.Files, File{Path: rel, Content: content})
+		c.Files = append(c.Files, File{Path: rel, Content: content, Lower: bytes.ToLower(content)})
 		return nil
 	})
 	if err != nil {

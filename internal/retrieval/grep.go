@@ -47,7 +47,10 @@ func Grep(files []File, q string) []string {
 	}
 	var hits []hit
 	for _, f := range files {
-		lower := bytes.ToLower(f.Content)
+		lower := f.Lower
+		if lower == nil {
+			lower = bytes.ToLower(f.Content)
+		}
 		h := hit{path: f.Path}
 		for _, w := range words {
 			if n := bytes.Count(lower, []byte(w)); n > 0 {

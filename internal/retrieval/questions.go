@@ -10,11 +10,15 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
 // Question is one line of the question set.
 type Question struct {
+	// Set names the question file the question came from (its base name
+	// without extension: "questions", "heldout"); sets are reported apart.
+	Set    string
 	Corpus string   // go or py
 	Kind   string   // nl or symbol
 	Text   string   // the question as a person types it
@@ -23,13 +27,15 @@ type Question struct {
 }
 
 // ReadQuestions reads a question file: tab-separated corpus, kind,
-// question and gold (comma-separated paths); '#' lines are comments.
+// question and gold (comma-separated paths); '#' lines are comments. Each
+// question's Set is the file's base name without its extension.
 func ReadQuestions(path string) ([]Question, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("questions: %w", err)
 	}
 	defer f.Close()
+	set := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	var out []Question
 	sc := bufio.NewScanner(f)
 	n := 0
@@ -43,7 +49,7 @@ func ReadQuestions(path string) ([]Question, error) {
 		if len(cols) != 4 {
 			return nil, fmt.Errorf("%s:%d: want 4 tab-separated columns, got %d", path, n, len(cols))
 		}
-		q := Question{Corpus: cols[0], Kind: cols[1], Text: cols[2], Line: n}
+		q := Question{Set: set, Corpus: cols[0], Kind: cols[1], Text: cols[2], Line: n}
 		for _, g := range strings.Split(cols[3], ",") {
 			if g = strings.TrimSpace(g); g != "" {
 				q.Gold = append(q.Gold, g)

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ type Answer struct {
 	Files []string
 	Rank  int
 	Took  time.Duration
+	// CPU is the CPU time of ccd's answer on its thread (0 when unknown):
+	// unlike Took, it does not grow when other processes load the machine.
+	CPU time.Duration
 }
 
 // Outcome is one question answered by ccd and by the grep loop.
@@ -26,15 +30,32 @@ type Outcome struct {
 	Q         Question
 	CCD, Grep Answer
 	Note      string // ccd's note (partial matches, ...)
+	// Pack is ccd's evidence pack for the question: its confidence band
+	// and the rank of the first gold file among the pack's files.
+	Pack PackOutcome
+}
+
+// PackOutcome is what an evidence pack said about a question, beside
+// whether it was right.
+type PackOutcome struct {
+	Band       string
+	Confidence float64
+	Rank       int // of the first gold file among the pack's files, 0 when absent
 }
 
 // Ask answers q on c with ccd's query (as `ccd query Q --limit 8`, the
-// graph's references given) and with the grep loop.
-func Ask(c *Corpus, q Question) (Outcome, error) {
+// graph's references given) and, when grep is set, with the grep loop.
+func Ask(c *Corpus, q Question, grep bool) (Outcome, error) {
 	o := Outcome{Q: q}
+	runtime.LockOSThread()
+	c0, cok := threadCPU()
 	t0 := time.Now()
 	res, err := c.Index.Query(search.QueryParams{Pattern: q.Text, Limit: Limit}, search.GraphRefs(c.Graph))
 	o.CCD.Took = time.Since(t0)
+	if c1, ok := threadCPU(); ok && cok {
+		o.CCD.CPU = c1 - c0
+	}
+	runtime.UnlockOSThread()
 	if err != nil {
 		return o, fmt.Errorf("query %q: %w", q.Text, err)
 	}
@@ -43,6 +64,18 @@ func Ask(c *Corpus, q Question) (Outcome, error) {
 		o.CCD.Files = appendNew(o.CCD.Files, h.FilePath)
 	}
 	o.CCD.Rank = rank(o.CCD.Files, q.Gold)
+	p, err := c.Index.EvidencePack(search.PackRequest{QueryParams: search.QueryParams{Pattern: q.Text}}, nil, search.GraphRefs(c.Graph))
+	if err != nil {
+		return o, fmt.Errorf("evidence pack %q: %w", q.Text, err)
+	}
+	var packFiles []string
+	for _, f := range p.Files {
+		packFiles = append(packFiles, f.FilePath)
+	}
+	o.Pack = PackOutcome{Band: p.Guidance.ConfidenceBand, Confidence: p.Guidance.Confidence, Rank: rank(packFiles, q.Gold)}
+	if !grep {
+		return o, nil
+	}
 	t0 = time.Now()
 	files := Grep(c.Files, q.Text)
 	o.Grep.Took = time.Since(t0)
@@ -111,20 +144,23 @@ func AskWhileFilling(c *Corpus, qs []Question) ([]Answer, int, error) {
 
 // Metrics are the figures of a set of answers.
 type Metrics struct {
-	N          int
-	At1, At8   int     // questions with a gold file first, in the top 8
-	MRR        float64 // mean reciprocal rank within the top 8
-	P50, P99   time.Duration
-	TotalWall  time.Duration
-	FirstFound int
+	N        int
+	At1, At8 int     // questions with a gold file first, in the top 8
+	MRR      float64 // mean reciprocal rank within the top 8
+	P50, P99 time.Duration
+	// CPU50, CPU99 are the percentiles of CPU time (0 when unknown).
+	CPU50, CPU99 time.Duration
+	TotalWall    time.Duration
+	FirstFound   int
 }
 
 // Summarise computes the metrics of the answers pick selects.
 func Summarise(os []Outcome, pick func(Outcome) Answer) Metrics {
 	var m Metrics
-	var lat []time.Duration
+	var lat, cpu []time.Duration
 	for _, o := range os {
 		a := pick(o)
+		cpu = append(cpu, a.CPU)
 		m.N++
 		if a.Rank == 1 {
 			m.At1++
@@ -139,12 +175,19 @@ func Summarise(os []Outcome, pick func(Outcome) Answer) Metrics {
 	if m.N > 0 {
 		m.MRR /= float64(m.N)
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	if len(lat) > 0 {
-		m.P50 = lat[len(lat)/2]
-		m.P99 = lat[min(len(lat)-1, len(lat)*99/100)]
-	}
+	m.P50, m.P99 = percentiles(lat)
+	m.CPU50, m.CPU99 = percentiles(cpu)
 	return m
+}
+
+// percentiles returns the median and the 99th percentile of ds.
+func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	ds = append([]time.Duration(nil), ds...)
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2], ds[min(len(ds)-1, len(ds)*99/100)]
 }
 
 // FillingRun is the first questions of a corpus asked while its index
@@ -155,48 +198,73 @@ type FillingRun struct {
 	Partial           int // answered while files were pending
 }
 
-// Report renders the outcomes as Markdown: per corpus and kind, ccd
-// beside the grep loop, the answers made while the index fills, then every
-// question ccd missed.
-func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command string) string {
+// SetNotes describe question sets in a report, by set name.
+var SetNotes = map[string]string{
+	"questions": "written from what each file does, not from its words; ranking work looked at these questions and their misses",
+	"heldout": "written the same way before the second round of ranking work and never used to tune it: the figure that says " +
+		"whether a ranking change generalises",
+}
+
+// LoadAverage is the machine's one-minute load average (-1 when unknown).
+func LoadAverage() float64 { return loadAverage() }
+
+// Report renders the outcomes as Markdown: per question set, corpus and
+// kind, ccd beside the grep loop, the answers made while the index fills,
+// then every question ccd missed.
+func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command string, load [2]float64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Retrieval against gold files\n\nGenerated by `%s`: %d questions of `testdata/retrieval/questions.tsv` "+
-		"(written from what each file does, not from its words), each asked as `ccd query QUESTION --limit %d` on a complete index (latency after one untimed warm-up query that loads the tokenizer), "+
+	var sets []string
+	bySet := map[string][]Outcome{}
+	for _, o := range outs {
+		if _, ok := bySet[o.Q.Set]; !ok {
+			sets = append(sets, o.Q.Set)
+		}
+		bySet[o.Q.Set] = append(bySet[o.Q.Set], o)
+	}
+	fmt.Fprintf(&b, "# Retrieval against gold files\n\nGenerated by `%s`: %d questions in %d set(s), each asked as `ccd query QUESTION --limit %d` on a complete index (latency after one untimed warm-up query that loads the tokenizer), "+
 		"and of a keyword grep loop (every word of three letters or more, stop words left out, grepped case-insensitively; "+
 		"files ranked by how many of the words they hold, then how often). A question counts when a gold file is among the "+
-		"files of the first %d results.\n\n", command, len(outs), Limit, Limit)
+		"files of the first %d results.\n\n", command, len(outs), len(sets), Limit, Limit)
 	for _, c := range corpora {
 		fmt.Fprintf(&b, "- %s (`%s`): %d files indexed in %s; the search index takes %.0f MB, %.0f MB once compacted.\n", c.Name, c.Root,
 			len(c.Files), c.Took.Round(100*time.Millisecond), float64(c.Size)/(1<<20), float64(c.Compacted)/(1<<20))
 	}
-	b.WriteString("\n| corpus | kind | questions | ccd recall@1 | ccd recall@8 | ccd MRR | grep recall@1 | grep recall@8 | grep MRR | ccd p50 / p99 |\n|---|---|---|---|---|---|---|---|---|---|\n")
-	groups := []struct{ corpus, kind string }{{"go", "nl"}, {"py", "nl"}, {"go", "symbol"}, {"py", "symbol"}, {"", ""}}
-	for _, g := range groups {
+	b.WriteString("\nQuery latency over every question of every set, per corpus (complete index; wall clock, and in brackets the CPU time of the query's thread, which other processes' load does not inflate): ")
+	for i, corpus := range []string{"go", "py"} {
 		var sel []Outcome
 		for _, o := range outs {
-			if (g.corpus == "" || o.Q.Corpus == g.corpus) && (g.kind == "" || o.Q.Kind == g.kind) {
+			if o.Q.Corpus == corpus {
 				sel = append(sel, o)
 			}
 		}
 		if len(sel) == 0 {
 			continue
 		}
-		c := Summarise(sel, func(o Outcome) Answer { return o.CCD })
-		gr := Summarise(sel, func(o Outcome) Answer { return o.Grep })
-		corpus, kind := g.corpus, g.kind
-		if corpus == "" {
-			corpus, kind = "**all**", "**all**"
+		m := Summarise(sel, func(o Outcome) Answer { return o.CCD })
+		if i > 0 {
+			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %.3f | %s | %s | %.3f | %s / %s |\n", corpus, kind, c.N,
-			frac(c.At1, c.N), frac(c.At8, c.N), c.MRR, frac(gr.At1, gr.N), frac(gr.At8, gr.N), gr.MRR,
-			ms(c.P50), ms(c.P99))
+		fmt.Fprintf(&b, "%s p50 %s, p99 %s [CPU p50 %s, p99 %s] (%d queries)", corpus, ms(m.P50), ms(m.P99), ms(m.CPU50), ms(m.CPU99), m.N)
+	}
+	b.WriteString(".")
+	if load[0] >= 0 {
+		fmt.Fprintf(&b, " The machine's one-minute load average was %.1f when the questions began and %.1f when they ended.", load[0], load[1])
+	}
+	b.WriteString("\n")
+	for _, set := range sets {
+		sel := bySet[set]
+		fmt.Fprintf(&b, "\n## `testdata/retrieval/%s.tsv`: %d questions\n\n", set, len(sel))
+		if n := SetNotes[set]; n != "" {
+			fmt.Fprintf(&b, "Questions %s.\n\n", n)
+		}
+		writeTable(&b, sel)
 	}
 	if len(fills) > 0 {
-		fmt.Fprintf(&b, "\n## While the index fills\n\nThe first natural-language questions of each corpus asked one after another on a fresh index "+
+		fmt.Fprintf(&b, "\n## While the index fills\n\nThe first natural-language questions of each corpus (of `%s.tsv`) asked one after another on a fresh index "+
 			"that fills in the background (as after the daemon starts): each query greps the pending files for its words, within %s, "+
 			"indexes those holding the most of them first, within %s in all, and says when files are still pending.\n\n"+
 			"| corpus | questions | answered while pending | recall@8 filling | recall@8 complete | filling p50 / p99 |\n|---|---|---|---|---|---|\n",
-			search.CatchUpGrepBudget, search.CatchUpTotalBudget)
+			sets[0], search.CatchUpGrepBudget, search.CatchUpTotalBudget)
 		for _, f := range fills {
 			pick := func(as []Answer) (int, []time.Duration) {
 				n := 0
@@ -216,22 +284,84 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 				frac(nc, len(f.Complete)), ms(lat[len(lat)/2]), ms(lat[min(len(lat)-1, len(lat)*99/100)]))
 		}
 	}
-	b.WriteString("\n## Questions ccd missed (gold not in its top 8)\n\n| question | gold | ccd's first files | grep rank |\n|---|---|---|---|\n")
-	for _, o := range outs {
-		if o.CCD.Rank >= 1 {
-			continue
+	writeGuidance(&b, outs)
+	for _, set := range sets {
+		fmt.Fprintf(&b, "\n## Questions of `%s.tsv` ccd missed (gold not in its top %d)\n\n| question | gold | ccd's first files | grep rank |\n|---|---|---|---|\n", set, Limit)
+		for _, o := range bySet[set] {
+			if o.CCD.Rank >= 1 {
+				continue
+			}
+			first := o.CCD.Files
+			if len(first) > 3 {
+				first = first[:3]
+			}
+			gr := "-"
+			if o.Grep.Rank > 0 {
+				gr = fmt.Sprint(o.Grep.Rank)
+			}
+			fmt.Fprintf(&b, "| %s: %s | %s | %s | %s |\n", o.Q.Corpus, o.Q.Text, strings.Join(o.Q.Gold, ", "), strings.Join(first, ", "), gr)
 		}
-		first := o.CCD.Files
-		if len(first) > 3 {
-			first = first[:3]
-		}
-		gr := "-"
-		if o.Grep.Rank > 0 {
-			gr = fmt.Sprint(o.Grep.Rank)
-		}
-		fmt.Fprintf(&b, "| %s: %s | %s | %s | %s |\n", o.Q.Corpus, o.Q.Text, strings.Join(o.Q.Gold, ", "), strings.Join(first, ", "), gr)
 	}
 	return b.String()
+}
+
+// writeGuidance writes how the evidence packs' confidence bands bear out
+// on the natural-language questions of every set: an honest band says
+// "high" when the pack's first file is the answer.
+func writeGuidance(b *strings.Builder, outs []Outcome) {
+	b.WriteString("\n## Evidence-pack guidance\n\nEach natural-language question of every set also asked as `ccd pack QUESTION` (8 handles, at most 2 per file): " +
+		"how often the pack's first file, or any of its files, holds the answer, by the confidence band the pack gave. " +
+		"High and medium say stop querying and expand; low says refine the query.\n\n" +
+		"| band | questions | gold file first | gold file in the pack | mean confidence |\n|---|---|---|---|---|\n")
+	for _, band := range []string{search.BandHigh, search.BandMedium, search.BandLow} {
+		n, first, in := 0, 0, 0
+		conf := 0.0
+		for _, o := range outs {
+			if o.Q.Kind != "nl" || o.Pack.Band != band {
+				continue
+			}
+			n++
+			conf += o.Pack.Confidence
+			if o.Pack.Rank == 1 {
+				first++
+			}
+			if o.Pack.Rank >= 1 {
+				in++
+			}
+		}
+		if n == 0 {
+			fmt.Fprintf(b, "| %s | 0 | | | |\n", band)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %.2f |\n", band, n, frac(first, n), frac(in, n), conf/float64(n))
+	}
+}
+
+// writeTable writes the figures of outs per corpus and kind, and for all
+// of them, ccd beside the grep loop.
+func writeTable(b *strings.Builder, outs []Outcome) {
+	b.WriteString("| corpus | kind | questions | ccd recall@1 | ccd recall@8 | ccd MRR | grep recall@1 | grep recall@8 | grep MRR | ccd p50 / p99 |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	groups := []struct{ corpus, kind string }{{"go", "nl"}, {"py", "nl"}, {"go", "symbol"}, {"py", "symbol"}, {"", ""}}
+	for _, g := range groups {
+		var sel []Outcome
+		for _, o := range outs {
+			if (g.corpus == "" || o.Q.Corpus == g.corpus) && (g.kind == "" || o.Q.Kind == g.kind) {
+				sel = append(sel, o)
+			}
+		}
+		if len(sel) == 0 {
+			continue
+		}
+		c := Summarise(sel, func(o Outcome) Answer { return o.CCD })
+		gr := Summarise(sel, func(o Outcome) Answer { return o.Grep })
+		corpus, kind := g.corpus, g.kind
+		if corpus == "" {
+			corpus, kind = "**all**", "**all**"
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %.3f | %s | %s | %.3f | %s / %s |\n", corpus, kind, c.N,
+			frac(c.At1, c.N), frac(c.At8, c.N), c.MRR, frac(gr.At1, gr.N), frac(gr.At8, gr.N), gr.MRR,
+			ms(c.P50), ms(c.P99))
+	}
 }
 
 func frac(n, d int) string {

@@ -1,6 +1,7 @@
 // Command ccd-retrieval measures ccd's retrieval against the gold files of
-// testdata/retrieval/questions.tsv and a keyword grep loop, and writes the
-// report (RETRIEVAL.md by default).
+// testdata/retrieval/questions.tsv and of the held-out
+// testdata/retrieval/heldout.tsv, beside a keyword grep loop, and writes
+// the report (RETRIEVAL.md by default), each set apart.
 package main
 
 import (
@@ -17,10 +18,12 @@ import (
 )
 
 func main() {
-	questions := flag.String("questions", "testdata/retrieval/questions.tsv", "question file")
+	questions := flag.String("questions", "testdata/retrieval/questions.tsv,testdata/retrieval/heldout.tsv", "comma-separated question files, each reported apart (the first also asked while the index fills)")
 	out := flag.String("out", "RETRIEVAL.md", "report file (- for stdout)")
 	only := flag.String("only", "", "go or py: one corpus only")
 	verbose := flag.Bool("v", false, "print every answer")
+	fill := flag.Bool("fill", true, "also ask the first questions while the index fills")
+	grep := flag.Bool("grep", true, "also ask the grep loop (false: its columns read 0)")
 	packs := flag.String("pack", "", "instead: print the evidence-pack guidance of these ;-separated questions (with -only)")
 	flag.Parse()
 	if *packs != "" {
@@ -30,7 +33,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*questions, *out, *only, *verbose); err != nil {
+	if err := run(*questions, *out, *only, *verbose, *fill, *grep); err != nil {
 		fmt.Fprintln(os.Stderr, "ccd-retrieval:", err)
 		os.Exit(1)
 	}
@@ -74,12 +77,20 @@ func guidance(only string, qs []string) error {
 	return nil
 }
 
-func run(questions, out, only string, verbose bool) error {
-	qs, err := retrieval.ReadQuestions(questions)
-	if err != nil {
-		return err
+func run(questions, out, only string, verbose, fill, grep bool) error {
+	var qs []retrieval.Question
+	for _, path := range strings.Split(questions, ",") {
+		set, err := retrieval.ReadQuestions(strings.TrimSpace(path))
+		if err != nil {
+			return err
+		}
+		qs = append(qs, set...)
+	}
+	if len(qs) == 0 {
+		return fmt.Errorf("no questions in %s", questions)
 	}
 	roots := corpusRoots()
+	load := [2]float64{-1, -1}
 	var corpora []*retrieval.Corpus
 	var outs []retrieval.Outcome
 	var fills []retrieval.FillingRun
@@ -97,26 +108,32 @@ func run(questions, out, only string, verbose bool) error {
 		// The first answer loads the tokenizer's tables (token counts are
 		// computed the first time a handle is shown): once, untimed, as a
 		// daemon's first query of the day.
-		retrieval.Ask(c, retrieval.Question{Corpus: name, Kind: "nl", Text: "warm up the tokenizer", Gold: []string{"-"}})
+		retrieval.Ask(c, retrieval.Question{Corpus: name, Kind: "nl", Text: "warm up the tokenizer", Gold: []string{"-"}}, false)
+		if load[0] < 0 {
+			load[0] = retrieval.LoadAverage()
+		}
 		for _, q := range qs {
 			if q.Corpus != name {
 				continue
 			}
-			o, err := retrieval.Ask(c, q)
+			o, err := retrieval.Ask(c, q, grep)
 			if err != nil {
 				return err
 			}
 			if verbose {
-				fmt.Fprintf(os.Stderr, "%d %d\t%.1fms\t%s\t%v\n", o.CCD.Rank, o.Grep.Rank, float64(o.CCD.Took.Microseconds())/1000, q.Text, o.CCD.Files)
+				fmt.Fprintf(os.Stderr, "%s %d %d\t%.1fms\t%s\t%v\n", q.Set, o.CCD.Rank, o.Grep.Rank, float64(o.CCD.Took.Microseconds())/1000, q.Text, o.CCD.Files)
 			}
 			outs = append(outs, o)
+		}
+		if !fill {
+			continue
 		}
 		// The first 20 natural-language questions again, on an index
 		// that fills in the background.
 		var first []retrieval.Question
 		var complete []retrieval.Answer
 		for _, o := range outs {
-			if o.Q.Corpus == name && o.Q.Kind == "nl" && len(first) < 20 {
+			if o.Q.Set == qs[0].Set && o.Q.Corpus == name && o.Q.Kind == "nl" && len(first) < 20 {
 				first = append(first, o.Q)
 				complete = append(complete, o.CCD)
 			}
@@ -127,7 +144,8 @@ func run(questions, out, only string, verbose bool) error {
 		}
 		fills = append(fills, retrieval.FillingRun{Corpus: r[0], Filling: answers, Complete: complete, Partial: partial})
 	}
-	report := retrieval.Report(outs, corpora, fills, "just retrieval")
+	load[1] = retrieval.LoadAverage()
+	report := retrieval.Report(outs, corpora, fills, "just retrieval", load)
 	if out == "-" {
 		_, err := os.Stdout.WriteString(report)
 		return err

@@ -14,20 +14,25 @@ import (
 // goCorpus loads the .go files of a few GOROOT packages.
 func goCorpus(b *testing.B) [][]byte {
 	b.Helper()
+	out := loadCorpus(filepath.Join(runtime.GOROOT(), "src"), ".go", "net", "runtime", "go")
+	if len(out) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	return out
+}
+
+// loadCorpus reads the files ending in ext below root's dirs.
+func loadCorpus(root, ext string, dirs ...string) [][]byte {
 	var out [][]byte
-	for _, dir := range []string{"net", "runtime", "go"} {
-		root := filepath.Join(runtime.GOROOT(), "src", dir)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+	for _, dir := range dirs {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ext) {
 				if src, err := os.ReadFile(p); err == nil {
 					out = append(out, src)
 				}
 			}
 			return nil
 		})
-	}
-	if len(out) == 0 {
-		b.Skip("no GOROOT sources")
 	}
 	return out
 }
@@ -90,18 +95,7 @@ func pyCorpus(b *testing.B) [][]byte {
 	if err != nil {
 		b.Skipf("no python3: %v", err)
 	}
-	var files [][]byte
-	for _, dir := range []string{"email", "json", "asyncio", "logging", "importlib"} {
-		root := filepath.Join(strings.TrimSpace(string(out)), dir)
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
-				if src, err := os.ReadFile(p); err == nil {
-					files = append(files, src)
-				}
-			}
-			return nil
-		})
-	}
+	files := loadCorpus(strings.TrimSpace(string(out)), ".py", "email", "json", "asyncio", "logging", "importlib")
 	if len(files) == 0 {
 		b.Skip("no Python standard library sources")
 	}

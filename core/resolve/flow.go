@@ -398,7 +398,11 @@ func (c *callCtx) getattrValues(scope int, expr string, depth int) ([]typ, bool)
 	if !ok || c.fi.f.Lang != "python" || closing(expr, len("getattr")) != len(expr)-1 {
 		return nil, false
 	}
-	args := splitTop(rest[:len(rest)-1])
+	var args []string
+	eachParam("("+rest, func(_ int, item string) bool {
+		args = append(args, strings.TrimSpace(item))
+		return true
+	})
 	if len(args) < 2 || len(args) > 3 {
 		return nil, false
 	}
@@ -519,35 +523,6 @@ func literalPrefix(e string) (prefix string, exact bool) {
 		return lit, false
 	}
 	return lit, !f || !strings.Contains(lit, "{")
-}
-
-// splitTop splits a comma-separated list at its top level (outside
-// brackets and string literals).
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case quote != 0:
-			if ch == '\\' {
-				i++
-			} else if ch == quote {
-				quote = 0
-			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-		case ch == '(' || ch == '[' || ch == '{':
-			depth++
-		case ch == ')' || ch == ']' || ch == '}':
-			depth--
-		case ch == ',' && depth == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
 }
 
 // calleeOf is what call expression e calls: `f` of `f(g(x))`, `curry(a)`

@@ -257,6 +257,7 @@ func (x *extractor) addArgFlows() {
 		x.binds = keep
 	}
 	seen := map[string]bool{}
+	var boundNames map[string]bool // made on first use (see instanceArg)
 	for _, a := range x.argCands {
 		value := x.valueText(&a.value)
 		last := value
@@ -269,7 +270,7 @@ func (x *extractor) addArgFlows() {
 		} else if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
 		}
-		if !names[last] || len(value) > 120 {
+		if len(value) > 120 || !names[last] && !x.instanceArg(&a, value, &boundNames) {
 			continue
 		}
 		callee := strings.Join(strings.Fields(x.text(&a.callee)), "")
@@ -372,4 +373,32 @@ func (x *extractor) paramOf(pos uint32, name string) bool {
 		}
 	}
 	return false
+}
+
+// instanceArg reports whether a Python argument that names no function or
+// class may still pass one, or an instance whose methods the callee calls:
+// a parameter of the function around the call, or a name the file binds
+// (`h = RequestHandler(path); handle(h, cmd)`). bound caches the names the
+// file binds.
+func (x *extractor) instanceArg(a *argCand, value string, bound *map[string]bool) bool {
+	if x.f.Lang != "python" || a.factory || value == "" || strings.ContainsAny(value, ".()[]{} \"'") || x.isAnon(&a.value) {
+		return false
+	}
+	if value == "self" {
+		// Base.__init__(self, ...) passes self where a bound call
+		// passes the first parameter: it would land on the wrong one
+		return false
+	}
+	if x.paramOf(a.value.start, value) {
+		return true
+	}
+	if *bound == nil {
+		*bound = map[string]bool{}
+		for _, b := range x.binds {
+			if b.FromCall != "" || b.FromExpr != "" {
+				(*bound)[b.Name] = true
+			}
+		}
+	}
+	return (*bound)[value]
 }

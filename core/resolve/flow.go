@@ -160,7 +160,7 @@ func (c *callCtx) mayFlow(call *facts.Call, bound graph.Confidence) bool {
 		if isCallExpr(call.Recv) {
 			return true
 		}
-		return fi.bound[call.Recv] && !strings.ContainsAny(call.Recv, ".()[]")
+		return !strings.ContainsAny(call.Recv, ".()[]") && (fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv))
 	}
 	return false
 }
@@ -317,7 +317,7 @@ func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
 		}
 		vals = c.callResults(call.Caller, callee, 0)
 	} else {
-		if !c.boundToResult(call.Caller, call.Recv) {
+		if !c.boundToResult(call.Caller, call.Recv) && !c.paramPassed(call.Caller, call.Recv) {
 			return nil
 		}
 		vals = c.valuesOf(call.Caller, call.Recv, 0)
@@ -367,6 +367,34 @@ func (c *callCtx) boundToResult(scope int, name string) bool {
 			return false
 		}
 	}
+}
+
+// paramPassed reports cheaply whether name is an untyped parameter of
+// the function at scope (or one around it) that some call in this file,
+// or in a file importing it, passes a value for
+// (`def handle(handler): handler.run()` with `handle(MyHandler())`).
+func (c *callCtx) paramPassed(scope int, name string) bool {
+	defs := c.fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		d := &defs[s]
+		if d.Kind != facts.Func {
+			continue
+		}
+		pos, ok := paramPos(d.Signature, name)
+		if !ok {
+			continue
+		}
+		if !untypedParam(d.Signature, name) {
+			return false
+		}
+		for _, k := range c.argKeys(s, pos, name) {
+			if len(c.fi.argFlows[k]) > 0 {
+				return true
+			}
+		}
+		return d.Parent < 0 && len(c.r.passers[d.Name]) > 0
+	}
+	return false
 }
 
 // returners are the names of the current file's functions that return

@@ -378,8 +378,8 @@ func (x *extractor) paramOf(pos uint32, name string) bool {
 // instanceArg reports whether a Python argument that names no function or
 // class may still pass one, or an instance whose methods the callee calls:
 // a parameter of the function around the call, or a name the file binds
-// (`h = RequestHandler(path); handle(h, cmd)`). bound caches the names the
-// file binds.
+// to a call of a class, CapWords by convention (`h = RequestHandler(path);
+// handle(h, cmd)`). bound caches those names.
 func (x *extractor) instanceArg(a *argCand, value string, bound *map[string]bool) bool {
 	if x.f.Lang != "python" || a.factory || value == "" || strings.ContainsAny(value, ".()[]{} \"'") || x.isAnon(&a.value) {
 		return false
@@ -395,7 +395,8 @@ func (x *extractor) instanceArg(a *argCand, value string, bound *map[string]bool
 	if *bound == nil {
 		*bound = map[string]bool{}
 		for _, b := range x.binds {
-			if b.FromCall != "" || b.FromExpr != "" {
+			// instances: names bound to a call of a class (CapWords)
+			if last := b.FromCall[strings.LastIndexByte(b.FromCall, '.')+1:]; last != "" && last[0] >= 'A' && last[0] <= 'Z' {
 				(*bound)[b.Name] = true
 			}
 		}

@@ -38,6 +38,8 @@ type callCtx struct {
 	// rets holds, per file, the names of its functions that return
 	// names (see returners), made on first use.
 	rets map[*fileInfo]map[string]bool
+	// paramMemo memoizes paramValues while origin's calls resolve.
+	paramMemo map[paramAt][]typ
 }
 
 // readAt is a place names are read: a line of a scope of a file (line
@@ -95,7 +97,7 @@ func (c *callCtx) in(fi *fileInfo) *callCtx {
 	if fi == c.fi {
 		return c
 	}
-	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros, results: c.results, steps: c.steps, handed: c.handed}
+	return &callCtx{r: c.r, fi: fi, origin: c.origin, mros: c.mros, results: c.results, steps: c.steps, handed: c.handed, paramMemo: c.paramMemo}
 }
 
 // maxDepth bounds every recursive lookup (re-export chains, base classes,

@@ -62,7 +62,7 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 	case c.fi.f.Lang == "python":
 		// handler = klass(path); handler.handle(), model(name).display():
 		// the methods of the instances the receiver may be
-		return c.instanceMethods(call)
+		return c.instanceMethods(call, bound)
 	default:
 		return nil
 	}
@@ -308,7 +308,7 @@ func isCallExpr(e string) bool {
 // receiver, a name or a call, holds instances of classes that flow there
 // (a class taken from a table or returned by a factory, then called):
 // each one's method of that name.
-func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
+func (c *callCtx) instanceMethods(call *facts.Call, bound graph.Confidence) []defRef {
 	var vals []typ
 	if isCallExpr(call.Recv) {
 		callee := calleeOf(call.Recv)
@@ -317,7 +317,10 @@ func (c *callCtx) instanceMethods(call *facts.Call) []defRef {
 		}
 		vals = c.callResults(call.Caller, callee, 0)
 	} else {
-		if !c.boundToResult(call.Caller, call.Recv) && !c.paramPassed(call.Caller, call.Recv) {
+		if !c.boundToResult(call.Caller, call.Recv) && (bound > 0 || !c.paramPassed(call.Caller, call.Recv)) {
+			// (a parameter's callers are read only when nothing else
+			// bound the call: a name match already has the one method
+			// of that name)
 			return nil
 		}
 		vals = c.valuesOf(call.Caller, call.Recv, 0)
@@ -799,6 +802,33 @@ func (c *callCtx) paramValues(fn, pos int, name string, depth int) []typ {
 	if d := &fi.f.Defs[fn]; d.Anonymous() && family(fi.f.Lang) == "js" {
 		return c.elementParam(fn, pos, depth)
 	}
+	// Memoized while origin's calls resolve: a function's parameter is
+	// read by every call on it (msg.get_payload(), msg.get_param(), ...).
+	// Only answers found with most of the depth left are kept.
+	key := paramAt{defRef{fi, fn}, pos, name}
+	if vs, ok := c.paramMemo[key]; ok {
+		return vs
+	}
+	out := c.passedValues(fn, pos, name, depth)
+	if depth <= 2 {
+		if c.paramMemo == nil {
+			c.paramMemo = map[paramAt][]typ{}
+		}
+		c.paramMemo[key] = out
+	}
+	return out
+}
+
+// paramAt names a parameter: its function, position and name.
+type paramAt struct {
+	fn   defRef
+	pos  int
+	name string
+}
+
+// passedValues is paramValues without the memo.
+func (c *callCtx) passedValues(fn, pos int, name string, depth int) []typ {
+	fi := c.fi
 	var out []typ
 	keys := c.argKeys(fn, pos, name)
 	for _, k := range keys {

@@ -209,6 +209,15 @@
 ; may be any of them (if style == "bold": return render_bold)
 (return_statement [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.return
 
+; ... and the elements of a container it returns (return [f, g],
+; return {"a": f}): make()["a"](x), handlers = make(); handlers[k](x)
+(return_statement
+  (list [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.seq) @cc.bind.retelems
+(return_statement
+  (parenthesized_expression (tuple [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.seq)) @cc.bind.retelems
+(return_statement
+  (dictionary (pair key: (_) @cc.bind.key value: [(identifier) (attribute) (lambda)] @cc.bind.value))) @cc.bind.retelems
+
 ; what a generator yields: the elements of what a call of it returns
 (expression_statement (yield [(identifier) (attribute) (lambda)] @cc.bind.value) @cc.bind.yield)
 

@@ -528,6 +528,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.bindName, c.yield = n, true
 		case roleBindReturn:
 			c.bindName, c.ret = n, true
+		case roleBindRetElems:
+			c.bindName, c.ret, c.elems = n, true, true
 		case roleBindFrom:
 			c.bindValue, c.from = n, true
 		case roleBindUnpack:
@@ -841,6 +843,9 @@ func (x *extractor) addBinding(c *matchCaps) {
 	}
 	if c.ret {
 		b.Name = facts.ReturnName // in the function's scope: what a call of it is
+		if c.elems {
+			b.Name += "[]" // return [f, g], return {"a": f}: its elements
+		}
 	}
 	x.hasElems = x.hasElems || c.elems || c.yield || c.ret
 	switch {

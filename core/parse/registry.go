@@ -68,6 +68,7 @@ const (
 	roleBindIter      // a binding's value whose elements it takes (for x in xs)
 	roleBindYield     // a yield statement: its value is an element of the generator's result
 	roleBindReturn    // a return statement: its value is one of the function's results
+	roleBindRetElems  // a return statement returning a container: its elements are the result's
 	roleBindFrom      // a binding's value whose member of the binding's name it takes (const { a } = this)
 	roleBindUnpack    // a call whose result a tuple assignment unpacks (a, b = f())
 	roleBindPattern   // that assignment's target list
@@ -104,6 +105,7 @@ var roleNames = map[string]role{
 	"cc.bind.iter":        roleBindIter,
 	"cc.bind.yield":       roleBindYield,
 	"cc.bind.return":      roleBindReturn,
+	"cc.bind.retelems":    roleBindRetElems,
 	"cc.bind.from":        roleBindFrom,
 	"cc.bind.unpack":      roleBindUnpack,
 	"cc.bind.pattern":     roleBindPattern,

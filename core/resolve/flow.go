@@ -89,13 +89,27 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 // expr is neither.
 func (c *callCtx) entryValues(scope int, expr string, depth int) (vals []typ, ok bool) {
 	if head, ok := elementOf(expr); ok {
-		if k, ok := facts.ElemKey(expr[len(head)+1 : len(expr)-1]); ok && c.keyed(head) {
-			vals = c.valuesOf(scope, head+"["+k+"]", depth)
+		key, keyOK := facts.ElemKey(expr[len(head)+1 : len(expr)-1])
+		if keyOK && c.keyed(head) {
+			vals = c.valuesOf(scope, head+"["+key+"]", depth)
 		}
 		if len(vals) == 0 {
 			vals = c.valuesOf(scope, head+"[]", depth)
 		}
+		if len(vals) == 0 && c.fi.f.Lang == "python" {
+			// handlers = make(); handlers["a"](x): what make returns
+			if call := c.boundCall(scope, head); call != "" {
+				vals = c.callElems(scope, call, key, depth)
+			}
+		}
 		return vals, true
+	}
+	if c.fi.f.Lang == "python" && strings.HasSuffix(expr, "]") {
+		// make()["a"](x), lst()[0](x): an element of what make returns
+		if i := strings.LastIndexByte(expr, '['); i > 0 && closing(expr, i) == len(expr)-1 && isCallExpr(expr[:i]) {
+			key, _ := facts.ElemKey(expr[i+1 : len(expr)-1])
+			return c.callElems(scope, calleeOf(expr[:i]), key, depth), true
+		}
 	}
 	head, def, ok := lookupOf(expr)
 	if !ok {
@@ -148,10 +162,15 @@ func (c *callCtx) mayFlow(call *facts.Call, bound graph.Confidence) bool {
 		if !ok {
 			head, _, ok = lookupOf(call.Recv)
 		}
-		if !ok && fi.f.Lang == "python" && isCallExpr(call.Recv) {
-			return true // make()(x): what make returns
+		if !ok && fi.f.Lang == "python" {
+			if isCallExpr(call.Recv) {
+				return true // make()(x): what make returns
+			}
+			if i := strings.LastIndexByte(call.Recv, '['); i > 0 && strings.HasSuffix(call.Recv, "]") && isCallExpr(call.Recv[:i]) {
+				return true // make()["a"](x): an element of what make returns
+			}
 		}
-		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head))
+		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head) || fi.f.Lang == "python" && fi.bound[head])
 	case invokes(fi, call):
 		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
 	case fi.f.Lang == "python" && bound < graph.Resolved:
@@ -587,6 +606,100 @@ func (c *callCtx) callResults(scope int, callee string, depth int) []typ {
 	if depth > maxDepth {
 		return nil
 	}
+	fns := c.calleeValues(scope, callee, depth)
+	var out []typ
+	for _, f := range fns {
+		switch {
+		case f.fn.valid() && f.fn.fi.f.Lang == "python":
+			// (a function of another file: read there; its def's
+			// surface entry refers to its return statements)
+			in := c.in(f.fn.fi)
+			for _, bi := range f.fn.fi.scopes[f.fn.idx] {
+				if b := &f.fn.fi.f.Bindings[bi]; b.Name == facts.ReturnName {
+					out = append(out, in.bindingValues(b, depth+1)...)
+				}
+			}
+		case f.cls.valid() && !f.instance:
+			f.instance = true
+			out = append(out, f)
+		}
+		if len(out) >= maxFlow {
+			break
+		}
+	}
+	return out
+}
+
+// callElems is what the elements of a call's result may hold: the
+// elements of the containers the called functions return (`return [f,
+// g]`, `return {"a": f}`), under key when it is a literal and every
+// element of the function's returned containers has one.
+func (c *callCtx) callElems(scope int, callee, key string, depth int) []typ {
+	if depth > maxDepth {
+		return nil
+	}
+	var out []typ
+	for _, f := range c.calleeValues(scope, callee, depth) {
+		if !f.fn.valid() || f.fn.fi.f.Lang != "python" {
+			continue
+		}
+		in := c.in(f.fn.fi)
+		bs := f.fn.fi.f.Bindings
+		var all, keyed []int
+		complete := key != ""
+		for _, bi := range f.fn.fi.scopes[f.fn.idx] {
+			switch name := bs[bi].Name; {
+			case name == facts.ReturnName+"[]":
+				all = append(all, bi)
+				twin := bi+1 < len(bs) && bs[bi+1].Line == bs[bi].Line && bs[bi+1].FromExpr == bs[bi].FromExpr &&
+					strings.HasPrefix(bs[bi+1].Name, facts.ReturnName+"[") && bs[bi+1].Name != name
+				complete = complete && twin
+			case name == facts.ReturnName+"["+key+"]":
+				keyed = append(keyed, bi)
+			}
+		}
+		pick := all
+		if complete && len(keyed) > 0 {
+			pick = keyed
+		}
+		for _, bi := range pick {
+			out = append(out, in.bindingValues(&bs[bi], depth+1)...)
+		}
+		if len(out) >= maxFlow {
+			break
+		}
+	}
+	return out
+}
+
+// boundCall is the callee of the call a name is bound to, seen from
+// scope (`handlers = make()`), when its one binding is one.
+func (c *callCtx) boundCall(scope int, name string) string {
+	defs := c.fi.f.Defs
+	for s := scope; ; s = defs[s].Parent {
+		s = skipClassBody(defs, s, scope)
+		call, n := "", 0
+		for _, bi := range c.fi.scopes[s] {
+			if b := &c.fi.f.Bindings[bi]; b.Name == name {
+				call = b.FromCall
+				n++
+			}
+		}
+		if n > 0 {
+			if n > 1 || strings.Contains(call, ".") {
+				return ""
+			}
+			return call
+		}
+		if s < 0 {
+			return ""
+		}
+	}
+}
+
+// calleeValues is what callee (as written: a name, a call whose result is
+// called, recv.method) may be: functions and classes.
+func (c *callCtx) calleeValues(scope int, callee string, depth int) []typ {
 	var fns []typ
 	switch {
 	case isCallExpr(callee):
@@ -615,27 +728,7 @@ func (c *callCtx) callResults(scope int, callee string, depth int) []typ {
 			}
 		}
 	}
-	var out []typ
-	for _, f := range fns {
-		switch {
-		case f.fn.valid() && f.fn.fi.f.Lang == "python":
-			// (a function of another file: read there; its def's
-			// surface entry refers to its return statements)
-			in := c.in(f.fn.fi)
-			for _, bi := range f.fn.fi.scopes[f.fn.idx] {
-				if b := &f.fn.fi.f.Bindings[bi]; b.Name == facts.ReturnName {
-					out = append(out, in.bindingValues(b, depth+1)...)
-				}
-			}
-		case f.cls.valid() && !f.instance:
-			f.instance = true
-			out = append(out, f)
-		}
-		if len(out) >= maxFlow {
-			break
-		}
-	}
-	return out
+	return fns
 }
 
 // bindingValues is what one binding may hold: the values of the name or
@@ -658,8 +751,8 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 		}
 		var out []typ
 		for _, bi := range c.fi.scopes[fn.idx] {
-			if y := &c.fi.f.Bindings[bi]; y.Name == "yield[]" {
-				out = append(out, c.bindingValues(y, depth+1)...)
+			if y := &c.fi.f.Bindings[bi]; y.Name == "yield[]" || y.Name == facts.ReturnName+"[]" {
+				out = append(out, c.bindingValues(y, depth+1)...) // (for f in make_list(): return [a, b])
 			}
 		}
 		return out

@@ -375,13 +375,22 @@ func (x *extractor) paramOf(pos uint32, name string) bool {
 	return false
 }
 
-// instanceArg reports whether a Python argument that names no function or
-// class may still pass one, or an instance whose methods the callee calls:
+// instanceArg reports whether an argument that names no function or
+// class may still pass one, or (Python) an instance whose methods the
+// callee calls:
 // a parameter of the function around the call, or a name the file binds
 // to a call of a class, CapWords by convention (`h = RequestHandler(path);
 // handle(h, cmd)`). bound caches those names.
 func (x *extractor) instanceArg(a *argCand, value string, bound *map[string]bool) bool {
-	if x.f.Lang != "python" || a.factory || value == "" || strings.ContainsAny(value, ".()[]{} \"'") || x.isAnon(&a.value) {
+	if a.factory || value == "" || strings.ContainsAny(value, ".()[]{} \"'") || x.isAnon(&a.value) {
+		return false
+	}
+	if isJS(x.f.Lang) {
+		// a callback handed on: eachSeries(tasks, step, done) inside
+		// waterfall(tasks, done) passes what waterfall's callers pass
+		return x.paramOf(a.value.start, value)
+	}
+	if x.f.Lang != "python" {
 		return false
 	}
 	if value == "self" {

@@ -318,10 +318,8 @@
 
 ; straight-line bindings: a statement of the module's or a function's
 ; body itself, under no branch or loop (a later one replaces it)
-(module (expression_statement (assignment left: (identifier) @cc.bind.straight)))
-(module (expression_statement (assignment left: (pattern_list (identifier) @cc.bind.straight))))
-(function_definition body: (block (expression_statement (assignment left: (identifier) @cc.bind.straight))))
-(function_definition body: (block (expression_statement (assignment left: (pattern_list (identifier) @cc.bind.straight)))))
+(module (expression_statement (assignment left: [(identifier) @cc.bind.straight (pattern_list (identifier) @cc.bind.straight)])))
+(function_definition body: (block (expression_statement (assignment left: [(identifier) @cc.bind.straight (pattern_list (identifier) @cc.bind.straight)]))))
 
 ; names bound as variables and parameters: a bare name among them in a
 ; value position is not taken for a function of that name

@@ -346,25 +346,28 @@ func argIndex(head []byte) int {
 // holding pos (`def add_done_callback(self, fn): self._callbacks.append(fn)`:
 // the container holds what the function's callers pass).
 func (x *extractor) paramOf(pos uint32, name string) bool {
-	in := -1
-	for i := range x.f.Defs {
-		d := &x.f.Defs[i]
-		if uint32(d.StartByte) > pos {
-			break
-		}
-		if d.Kind == facts.Func && pos < uint32(d.EndByte) {
-			in = i // defs are in source order: the last holding pos is the innermost
-		}
+	defs := x.f.Defs
+	// The last definition starting before pos; the innermost function
+	// holding pos is it or one of its parents (definitions nest).
+	in := sort.Search(len(defs), func(i int) bool { return uint32(defs[i].StartByte) > pos }) - 1
+	for in >= 0 && (defs[in].Kind != facts.Func || pos >= uint32(defs[in].EndByte)) {
+		in = defs[in].Parent
 	}
 	if in < 0 {
 		return false
 	}
-	sig := x.f.Defs[in].Signature
+	sig := defs[in].Signature
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
 		return false
 	}
-	for _, item := range strings.Split(sig[open+1:], ",") {
+	for rest := sig[open+1:]; rest != ""; {
+		item := rest
+		if k := strings.IndexByte(rest, ','); k >= 0 {
+			item, rest = rest[:k], rest[k+1:]
+		} else {
+			rest = ""
+		}
 		if k := strings.IndexAny(item, ":=)"); k >= 0 {
 			item = item[:k]
 		}

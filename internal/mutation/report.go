@@ -23,7 +23,7 @@ const (
 // Total sums the scores of several corpora at one depth (micro figures
 // over all pairs, macro over all mutants).
 func Total(results []*Result, depthIdx int) *DepthScore {
-	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}}
+	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}}
 	for _, r := range results {
 		d := r.Depths[depthIdx]
 		t.Depth = d.Depth
@@ -33,7 +33,15 @@ func Total(results []*Result, depthIdx int) *DepthScore {
 		t.FP += d.FP
 		t.FN += d.FN
 		t.FPReached += d.FPReached
-		t.FPInterface += d.FPInterface
+		for w, c := range d.ByWay {
+			tc := t.ByWay[w]
+			if tc == nil {
+				tc = &WayCount{}
+				t.ByWay[w] = tc
+			}
+			tc.TP += c.TP
+			tc.FP += c.FP
+		}
 		t.Silent += d.Silent
 		t.NamedNoneFail += d.NamedNoneFail
 		t.BothEmpty += d.BothEmpty
@@ -165,7 +173,14 @@ func Markdown(results []*Result, info ReportInfo) string {
 		if !same {
 			w("### Depth %s\n\n", depthName(t.Depth))
 		}
-		w("False positives: %d pairs; %d of them ran the function (its failure was caught on the way: ccd's path is real), %d were found only through an interface method the function implements (\"via interface\"); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.FPInterface, t.Unmapped)
+		w("False positives: %d pairs; %d of them ran the function (its failure was caught on the way: ccd's path is real); %d named test nodes are not tests the suite ran (skipped, benchmarks, helpers) and are not counted.\n\n", t.FP, t.FPReached, t.Unmapped)
+		w("Named pairs by how ccd found the test (the `via` of each test in `ccd impact --json`):\n\n| found | pairs | failing (TP) | not failing (FP) | precision |\n|---|---:|---:|---:|---:|\n")
+		for _, way := range []string{"direct", "interface", "value"} {
+			if c := t.ByWay[way]; c != nil {
+				w("| %s | %d | %d | %d | %s |\n", way, c.TP+c.FP, c.TP, c.FP, ratio(c.TP, c.TP+c.FP))
+			}
+		}
+		w("\n")
 		if len(t.FPByConf) > 0 {
 			var parts []string
 			for _, c := range []string{"name-match", "inferred", "resolved", "lsp", "through a reference (function value)", "not on a call path (interface dispatch, a class's table)"} {

@@ -45,6 +45,10 @@ type Result struct {
 	Depths  []*DepthScore
 }
 
+// WayCount counts named (mutant, test) pairs that hold (TP) and that do
+// not (FP).
+type WayCount struct{ TP, FP int }
+
 // DepthScore is the score at one depth (0: unlimited).
 type DepthScore struct {
 	Depth   int
@@ -57,9 +61,11 @@ type DepthScore struct {
 	// failure was caught somewhere: ccd was right that the test reaches
 	// it).
 	FPReached int
-	// FPInterface: false positives ccd found only through an interface
-	// method the function implements ("via interface" in the report).
-	FPInterface int
+	// ByWay counts named pairs by how ccd found the test: "direct" (a
+	// chain of calls and references), "interface" (only through an
+	// interface method the function implements), "value" (only through a
+	// reference: a function value, a table).
+	ByWay map[string]*WayCount
 	// FPByConf counts false positives by the weakest edge confidence on
 	// the shortest call path from the test to the function.
 	FPByConf                    map[string]int
@@ -134,7 +140,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 	r := &Result{Corpus: c, Truth: tr, Index: time.Since(t0), Nodes: len(res.Graph.Nodes)}
 	s := newScorer(res.Graph, tree, tr)
 	for _, d := range Depths {
-		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}})
+		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}})
 	}
 	for i := range tr.Mutants {
 		m := &tr.Mutants[i]
@@ -245,7 +251,7 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 	for _, id := range m.Reached {
 		reached[id] = true
 	}
-	named, via := map[string]bool{}, map[string]bool{}
+	named, way := map[string]bool{}, map[string]string{}
 	ms := MutantScore{Mutant: m, Node: s.g.Nodes[n].ID, Failing: len(failing), MissedBecauseOf: map[string]int{}}
 	// What `ccd impact --depth D --json` lists under "tests", built the
 	// way the CLI builds it in-process.
@@ -264,8 +270,13 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 		}
 		for _, id := range ids {
 			named[id] = true
-			if rt.Via != "" {
-				via[id] = true
+			if w := rt.Via; w != "" || way[id] == "" {
+				if w == "" {
+					w = "direct"
+				}
+				if way[id] != "direct" {
+					way[id] = w
+				}
 			}
 		}
 	}
@@ -281,16 +292,20 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 		return hits
 	}
 	for id := range named {
+		wc := ds.ByWay[way[id]]
+		if wc == nil {
+			wc = &WayCount{}
+			ds.ByWay[way[id]] = wc
+		}
 		if failing[id] {
 			ms.TP++
+			wc.TP++
 			continue
 		}
 		ds.FP++
+		wc.FP++
 		if reached[id] {
 			ds.FPReached++
-		}
-		if via[id] {
-			ds.FPInterface++
 		}
 		ds.FPByConf[s.weakest(sliceOf(), s.testNode[id])]++
 	}

@@ -78,6 +78,7 @@ func discover(root string, cfg config.Config, reg *parse.Registry) *discovery {
 		}
 		d.files = append(d.files, candidate{rel: rel, abs: filepath.Join(absDir, name), lang: lang.Name,
 			size: info.Size(), mtime: info.ModTime().UnixNano()})
+		reg.Warm(lang.Name) // compile its query while the walk goes on
 		return true
 	})
 	return d

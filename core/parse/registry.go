@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -157,6 +158,7 @@ func CaptureNames() []string {
 
 // schema is the query of one language, compiled on first use.
 type schema struct {
+	warm       atomic.Bool // Warm started compiling it
 	lang       *config.Language
 	ts         *sitter.Language
 	src        string
@@ -239,6 +241,17 @@ func newLazy(langs []config.Language) (*Registry, error) {
 
 // Validate compiles every query and returns all errors.
 func (r *Registry) Validate() error { return r.Prepare(r.order...) }
+
+// Warm starts compiling the query of lang in the background (unknown names
+// are ignored), so that a caller can go on with other work, such as
+// walking the tree, while it compiles: a schema with many patterns takes
+// a good part of a second (TypeScript, C++). Prepare and parsing wait for
+// it. Calling Warm again for a language does nothing.
+func (r *Registry) Warm(lang string) {
+	if s := r.byLang[lang]; s != nil && s.warm.CompareAndSwap(false, true) {
+		go s.compile()
+	}
+}
 
 // Prepare compiles the queries of the given languages (unknown names are
 // ignored) and returns all errors.

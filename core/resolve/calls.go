@@ -303,6 +303,18 @@ var pyBuiltinTypes = map[string]bool{
 	"property": true, "classmethod": true, "staticmethod": true, "BaseException": true, "Exception": true,
 }
 
+// pyBuiltinResults are Python's builtin callables whose result is always
+// an object of Python's own (a file, a string, a builtin container or
+// iterator), never one of the project's classes.
+var pyBuiltinResults = map[string]bool{
+	"open": true, "str": true, "repr": true, "format": true, "bytes": true, "bytearray": true,
+	"memoryview": true, "dict": true, "list": true, "set": true, "frozenset": true, "tuple": true,
+	"sorted": true, "range": true, "enumerate": true, "zip": true, "reversed": true, "int": true,
+	"float": true, "complex": true, "bool": true, "len": true, "hash": true, "id": true, "input": true,
+	"vars": true, "dir": true, "globals": true, "locals": true, "chr": true, "ord": true, "hex": true,
+	"oct": true, "bin": true, "ascii": true, "abs": true, "round": true, "divmod": true, "pow": true,
+}
+
 // objectMethod finds, for a JavaScript call obj.m() on a name no scope
 // types, the function m of an object literal bound to that name at the
 // top of the file (`const api = { get() {} }` makes api.get).
@@ -1437,6 +1449,11 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		case rt.known():
 			target, _ = c.methodOf(rt, fn, depth+1)
 		}
+	}
+	if !target.valid() && recv == "" && c.fi.f.Lang == "python" && pyBuiltinResults[fn] {
+		// fh = open(path), d = dict(...): a value of Python's own, whose
+		// methods (fh.readlines(), d.update()) are not the project's.
+		return typ{name: fn + "()", instance: true, conf: graph.Resolved}
 	}
 	switch {
 	case target.isClass():

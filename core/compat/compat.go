@@ -224,6 +224,17 @@ func Check(old, new Sig, call Call, name string) (Verdict, string) {
 	return v, why
 }
 
+// Fits checks call against sig alone (no earlier signature): Breaks when
+// the arguments cannot bind to its parameters, Unknown when sig was not
+// read or the call unpacks its arguments.
+func Fits(sig Sig, call Call) Verdict {
+	if !sig.OK {
+		return Unknown
+	}
+	v, _ := check(Sig{Lang: sig.Lang, Results: -1}, sig, call, "")
+	return v
+}
+
 // Compatible reports whether every call that fit old fits new, whatever
 // its form: new only adds optional parameters (see Check).
 func Compatible(old, new Sig) bool { return old.OK && new.OK && addsOnlyOptional(old, new) }

@@ -11,6 +11,8 @@ func TestParse(t *testing.T) {
 		{"python", "def process_data(records, strict=False)", "records strict?"},
 		{"python", "async def f(self, a: int, /, b: 'x,y' = (1, 2), *args, c, d=None, **kw) -> dict[str, int]", "self/ a:int/ b:'x,y'? *args c*kw d*kw? **kw"},
 		{"python", "def g(*, key)", "key*kw"},
+		{"python", "lambda a, b=1, *rest", "a b? *rest"},
+		{"python", "lambda", ""},
 		{"go", "func (s *Server) Serve(l net.Listener) error", "l:net.Listener -> 1 error"},
 		{"go", "func Decode(data []byte, v any) (n int, err error)", "data:[]byte v:any -> 2 int, error"},
 		{"go", "func f(a, b int, opts ...Option)", "a:int b:int opts:...Option... -> 0"},

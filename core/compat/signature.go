@@ -117,6 +117,10 @@ func cutTop(x string, sep byte) (before, after string, found bool) {
 
 // parsePython reads `def name(params) -> ret`.
 func parsePython(sig string) ([]Param, bool) {
+	if rest, ok := strings.CutPrefix(sig, "lambda"); ok && (rest == "" || rest[0] == ' ') {
+		// A lambda's signature is its parameter list: `lambda a, b=1`.
+		sig = "def _(" + strings.TrimSpace(rest) + ")"
+	}
 	d := strings.Index(sig, "def ")
 	if d < 0 {
 		return nil, false

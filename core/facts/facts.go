@@ -193,6 +193,11 @@ type Call struct {
 	// call runs at module top level.
 	Caller int
 	Line   int
+	// Arity is one more than the number of positional arguments the
+	// call passes, recorded for Python calls of a value (`cb(x)`,
+	// `table[k](a, b)`), whose targets flow analysis guesses; 0 when not
+	// recorded or when the call passes keywords or unpacks (*xs, **kw).
+	Arity int
 }
 
 // Binding records a name whose type is known: a parameter or variable with a

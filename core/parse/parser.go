@@ -797,6 +797,17 @@ func (x *extractor) addCall(c *matchCaps) {
 			call.Recv, call.Name = call.Name[:i], call.Name[i+2:]
 		}
 	}
+	if x.f.Lang == "python" && !isNew && (call.Recv == "" || call.Name == "__call__") {
+		// A value called: flow analysis guesses its targets, and the
+		// number of arguments tells some apart.
+		callee := c.target
+		if callee == nil {
+			callee = c.callValue
+		}
+		if callee != nil {
+			call.Arity = pyArity(x.src, int(callee.end), int(node.end))
+		}
+	}
 	sp := span{node.start, node.end}
 	if i, ok := x.calls[sp]; ok {
 		// Several patterns matched one call: keep the most specific reading.

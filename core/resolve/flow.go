@@ -3,6 +3,7 @@ package resolve
 import (
 	"strings"
 
+	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/facts"
 	"github.com/ccd-dev/ccd/core/graph"
 )
@@ -80,7 +81,42 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 			break
 		}
 	}
+	if call.Arity > 0 && len(out) > 1 {
+		out = byArity(out, call.Arity-1)
+	}
 	return out
+}
+
+// byArity keeps the functions among refs that a Python call passing n
+// positional arguments (and nothing else) can call: `OPERATORS[tok](x)`
+// runs the one-argument lambda of the table, not the two-argument ones.
+// A method may be held bound or not (`self.handlers[k](x)`, pprint's
+// `self._dispatch[k](self, obj, ...)`): it fits either way. When none fits,
+// the guess was wrong somewhere else and refs are kept.
+func byArity(refs []defRef, n int) []defRef {
+	var out []defRef
+	for _, r := range refs {
+		if fitsArity(r, n) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return refs
+	}
+	return out
+}
+
+func fitsArity(r defRef, n int) bool {
+	d := r.def()
+	if d.Kind != facts.Func {
+		return true
+	}
+	sig := compat.Parse("python", d.Signature)
+	if compat.Fits(sig, compat.Call{Positional: n}) != compat.Breaks {
+		return true
+	}
+	method := d.Parent >= 0 && r.fi.f.Defs[d.Parent].Kind == facts.Class
+	return method && compat.Fits(sig, compat.Call{Positional: n, Bound: true}) != compat.Breaks
 }
 
 // entryValues is what an entry of a named container may hold, when expr

@@ -14,7 +14,7 @@ import (
 // TestCodecCoversEveryField fails when facts grows a field this file does
 // not write.
 
-const codecVersion = 5
+const codecVersion = 6
 
 type enc struct{ b []byte }
 
@@ -88,6 +88,7 @@ func encodeRecord(buf []byte, r Record) []byte {
 		e.bool(c.Ref)
 		e.int(int64(c.Caller))
 		e.int(int64(c.Line))
+		e.uint(uint64(c.Arity))
 	}
 	e.uint(uint64(len(f.Bindings)))
 	for i := range f.Bindings {
@@ -236,6 +237,7 @@ func decodeRecord(b []byte) (Record, error) {
 			x.New = d.bool()
 			x.Ref = d.bool()
 			x.Caller, x.Line = int(d.int()), int(d.int())
+			x.Arity = int(d.uint())
 		}
 	}
 	if n := d.count(); n > 0 {

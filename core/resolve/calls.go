@@ -315,6 +315,22 @@ var pyBuiltinResults = map[string]bool{
 	"oct": true, "bin": true, "ascii": true, "abs": true, "round": true, "divmod": true, "pow": true,
 }
 
+// pyScalarTypes are Python's builtin classes a parameter or variable may
+// be declared with whose methods are never the project's.
+var pyScalarTypes = map[string]bool{
+	"str": true, "bytes": true, "bytearray": true, "int": true, "float": true, "complex": true, "bool": true,
+}
+
+// isPyStringLiteral reports whether expr is a Python string literal
+// (`", "` in `", ".join(parts)`), with any prefix (b"", f"", r'').
+func isPyStringLiteral(expr string) bool {
+	i := 0
+	for i < len(expr) && i < 3 && strings.IndexByte("bBrRfFuU", expr[i]) >= 0 {
+		i++
+	}
+	return i < len(expr) && (expr[i] == '"' || expr[i] == '\'') && expr[len(expr)-1] == expr[i] && len(expr)-i >= 2
+}
+
 // objectMethod finds, for a JavaScript call obj.m() on a name no scope
 // types, the function m of an object literal bound to that name at the
 // top of the file (`const api = { get() {} }` makes api.get).
@@ -1383,6 +1399,11 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 	}
 	if b.Type != "" {
 		t := c.typeName(c.fi, b.Scope, b.Type, depth+1)
+		if !t.known() && c.fi.f.Lang == "python" && pyScalarTypes[b.Type] {
+			// path: str: a value of Python's own (path.splitlines() is
+			// str's), unless the file names a class str (typeName).
+			return typ{name: b.Type, instance: true, conf: graph.Resolved}
+		}
 		t.instance = true
 		if t.conf == 0 || t.conf > graph.Resolved {
 			t.conf = graph.Resolved
@@ -1450,7 +1471,7 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 			target, _ = c.methodOf(rt, fn, depth+1)
 		}
 	}
-	if !target.valid() && recv == "" && c.fi.f.Lang == "python" && pyBuiltinResults[fn] {
+	if !target.valid() && c.fi.f.Lang == "python" && (recv == "" && pyBuiltinResults[fn] || isPyStringLiteral(recv)) {
 		// fh = open(path), d = dict(...): a value of Python's own, whose
 		// methods (fh.readlines(), d.update()) are not the project's.
 		return typ{name: fn + "()", instance: true, conf: graph.Resolved}

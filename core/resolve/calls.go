@@ -322,7 +322,7 @@ var pyScalarTypes = map[string]bool{
 }
 
 // isPyStringLiteral reports whether expr is a Python string literal
-// (`", "` in `", ".join(parts)`), with any prefix (b"", f"", r”).
+// (`", "` in `", ".join(parts)`), with any prefix: b"x", f"x", r'x'.
 func isPyStringLiteral(expr string) bool {
 	i := 0
 	for i < len(expr) && i < 3 && strings.IndexByte("bBrRfFuU", expr[i]) >= 0 {

@@ -87,6 +87,42 @@ func (c *callCtx) decorated(ref defRef) (inner defRef, wraps, ok bool) {
 	return w, false, true
 }
 
+// stackedInner is what a decorator of a stack receives, when binding b,
+// made under argument key (a bare decorator's "login_required()#0"), hands
+// it a function of this file decorated by more than one: the decorator
+// below it in the stack has already wrapped the function, so it receives
+// that decorator's inner function (`@login_required @cached def profile`:
+// login_required's view is cached's lookup_cache, which calls profile).
+// ok is false for the innermost decorator, factories and decorators that
+// return no inner function of their own.
+func (c *callCtx) stackedInner(key string, b *facts.Binding) (defRef, bool) {
+	fi := c.fi
+	dec, ok := strings.CutSuffix(key, "()#0")
+	if !ok || fi.f.Lang != "python" || b.FromExpr == "" || strings.ContainsAny(dec, ".()") {
+		return defRef{}, false
+	}
+	target, _ := c.lookupName(fi, b.Scope, b.FromExpr, false, 0)
+	if !target.isFunc() || target.fi != fi {
+		return defRef{}, false
+	}
+	decs := target.def().Decorators
+	for j := 0; j+1 < len(decs); j++ {
+		if decs[j] != dec {
+			continue
+		}
+		below := decs[j+1]
+		if strings.ContainsAny(below, ".()") {
+			return defRef{}, false // a factory or a method: not followed
+		}
+		deco, _ := c.lookupName(fi, target.def().Parent, below, false, 0)
+		if !deco.isFunc() || deco.fi != fi {
+			return defRef{}, false
+		}
+		return returnedInner(deco)
+	}
+	return defRef{}, false
+}
+
 // returnedInner is the function defined inside fn that fn returns
 // (`return wrapper`), if any.
 func returnedInner(fn defRef) (defRef, bool) {

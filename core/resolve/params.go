@@ -171,7 +171,12 @@ func (c *callCtx) passedValues(fn, pos int, name string, depth int) []typ {
 	keys := c.argKeys(fn, pos, name)
 	for _, k := range keys {
 		for _, bi := range fi.argFlows[k] {
-			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth)...)
+			b := &fi.f.Bindings[bi]
+			if w, ok := c.stackedInner(k, b); ok {
+				out = append(out, typ{fn: w, conf: graph.Inferred})
+			} else {
+				out = append(out, c.bindingValues(b, depth)...)
+			}
 			if len(out) >= maxFlow {
 				return out
 			}

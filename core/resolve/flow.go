@@ -365,6 +365,16 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 			return vs
 		}
 	}
+	if head, ok := strings.CutSuffix(b.FromCall, ".get"); ok && head != "" && c.fi.f.Lang == "python" {
+		// view = self.view_functions.get(path): an entry of the container
+		// (its default is not recorded with the binding).
+		restore := c.readAt(b.Scope, b.Line)
+		vs := c.valuesOf(b.Scope, head+"[]", depth)
+		restore()
+		if len(vs) > 0 {
+			return vs
+		}
+	}
 	if gen, ok := strings.CutSuffix(b.FromExpr, "()[]"); ok && !strings.ContainsAny(gen, ".()[]") {
 		// for f in gen(): what the generator function yields.
 		fn, _ := c.lookupName(c.fi, b.Scope, gen, false, depth+1)
@@ -432,12 +442,26 @@ func (c *callCtx) fieldValues(scope int, self, name string) []typ {
 		return nil // a method, not a field
 	}
 	var out []typ
-	for _, k := range c.fi.children[cls.cls.idx] {
+	// The methods, and the functions defined in them, which see self as
+	// a closure (a registering decorator inside route(): `def
+	// decorator(f): self.view_functions[rule] = f`).
+	var visit func(k, level int)
+	visit = func(k, level int) {
 		for _, bi := range c.fi.scopes[k] {
 			if b := &c.fi.f.Bindings[bi]; b.Name == self+"."+name {
 				out = append(out, c.bindingValues(b, 1)...)
 			}
 		}
+		if level < 2 {
+			for _, n := range c.fi.children[k] {
+				if c.fi.f.Defs[n].Kind == facts.Func {
+					visit(n, level+1)
+				}
+			}
+		}
+	}
+	for _, k := range c.fi.children[cls.cls.idx] {
+		visit(k, 0)
 	}
 	return out
 }

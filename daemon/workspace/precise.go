@@ -21,6 +21,7 @@ type PreciseInfo struct {
 	made  time.Time
 	stats scip.ImportStats
 	err   string // why the index was not used
+	own   bool   // the index is ccd's own export (not used, nothing to report)
 }
 
 // PreciseFile is the precise index a workspace's configuration names,
@@ -58,8 +59,8 @@ func (w *Workspace) importPrecise(res *index.Result) *lsp.Refinement {
 	}
 	p, err := scip.Load(w.root, file)
 	if err != nil {
-		info.err = err.Error()
-		if !errors.Is(err, scip.ErrOwnIndex) {
+		info.err, info.own = err.Error(), errors.Is(err, scip.ErrOwnIndex)
+		if !info.own {
 			w.env.Log.Warn("scip index not used", "root", w.root, "file", file, "err", err)
 		}
 		return nil
@@ -126,6 +127,16 @@ func (info PreciseInfo) Line() string {
 		return fmt.Sprintf("SCIP index %s not used: %s.", filepath.Base(info.file), info.err)
 	}
 	return scip.Summary(info.file, info.made, info.stats)
+}
+
+// Unused names the precise index found in the workspace and says why it
+// was not used; why is "" when it was used, when there is none, and when
+// it is ccd's own export (no refinement, nothing to warn about).
+func (info PreciseInfo) Unused() (file, why string) {
+	if info.own {
+		return info.file, ""
+	}
+	return info.file, info.err
 }
 
 // preciseOnly refines the workspace with its precise index alone, when no language

@@ -63,6 +63,12 @@ type Env struct {
 	// before recent edits).
 	Changed func(*Workspace, Change)
 
+	// OneShot: the workspace answers one command in this process (the
+	// CLI without a daemon). It neither opens nor writes the store, keeps
+	// no artifact, and nothing runs after an index (no picture, no SCIP
+	// export, no refinement: Refine applies the precise index when asked).
+	OneShot bool
+
 	// warming: a Prepare is parsing a file into a tree cache (one at a
 	// time for the whole daemon).
 	warming atomic.Bool

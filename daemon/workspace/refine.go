@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -89,25 +90,47 @@ func (w *Workspace) served(res *index.Result) *graph.Graph {
 	return s.follow(res)
 }
 
+// servedEdit is served for the result of an update that edited the
+// files edited (whose content changed): the refined graph spliced once,
+// without the refinement's edges leaving those files, which the servers
+// found for their old content and are asked about again. clean says the
+// graph holds none of them (Change.Card then needs no splice of its own).
+func (w *Workspace) servedEdit(res *index.Result, edited []string) (g *graph.Graph, clean bool) {
+	if res == nil {
+		return nil, true
+	}
+	s := &w.lsp
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.followEdit(res, edited)
+}
+
 // follow is served with s.mu held.
 func (s *lspState) follow(res *index.Result) *graph.Graph {
+	g, _ := s.followEdit(res, nil)
+	return g
+}
+
+// followEdit is servedEdit with s.mu held.
+func (s *lspState) followEdit(res *index.Result, edited []string) (*graph.Graph, bool) {
 	if s.ref == nil {
-		return res.Graph
+		return res.Graph, true
 	}
 	if s.base == res || (s.base != nil && s.base.Graph == res.Graph) {
 		// An update that changed nothing keeps the graph.
 		if res == s.latest {
 			s.base, s.baseSeq = res, s.seq
 		}
-		return s.g
+		return s.g, len(edited) == 0
 	}
 	if s.latest != nil && res != s.latest {
-		return res.Graph // an answer for an older result: no work for it
+		return res.Graph, true // an answer for an older result: no work for it
 	}
 	if prev, files, ok := res.Delta(); ok && s.base != nil && prev == s.base.Graph {
-		s.base, s.baseSeq, s.g = res, s.seq, lsp.ApplyFiles(s.g, res.Graph, files, s.ref)
+		without := spliced(edited, files)
+		s.base, s.baseSeq, s.g = res, s.seq, lsp.ApplyFilesWithout(s.g, res.Graph, files, s.ref, without)
 		s.spliced++
-		return s.g
+		return s.g, len(without) == len(edited)
 	}
 	if !s.applying {
 		s.applying = true
@@ -123,7 +146,21 @@ func (s *lspState) follow(res *index.Result) *graph.Graph {
 			s.mu.Unlock()
 		}()
 	}
-	return res.Graph
+	return res.Graph, true
+}
+
+// spliced returns the edited files among files as a set (nil for none).
+func spliced(edited, files []string) map[string]bool {
+	var set map[string]bool
+	for _, p := range edited {
+		if slices.Contains(files, p) {
+			if set == nil {
+				set = make(map[string]bool, len(edited))
+			}
+			set[p] = true
+		}
+	}
+	return set
 }
 
 // Refine asks the language servers about the workspace's weak and unresolved call

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -175,10 +176,10 @@ func PruneImpacts(dir string, n int, keep map[string]bool) {
 }
 
 // mirrorState is where the artifacts are copied to: the
-// CLAUDE_CONFIG_DIRs of the sessions that asked.
+// CLAUDE_CONFIG_DIRs of the sessions that asked, a list replaced whole
+// (copy on write) when one more asks.
 type mirrorState struct {
-	mu   sync.Mutex
-	dirs map[string]bool
+	dirs atomic.Pointer[[]string]
 }
 
 // Mirror records that the artifacts are also copied to
@@ -189,25 +190,32 @@ func (w *Workspace) Mirror(configDir string) {
 		return
 	}
 	m := &w.mirrors
-	m.mu.Lock()
-	known := m.dirs[configDir]
-	if m.dirs == nil {
-		m.dirs = map[string]bool{}
-	}
-	m.dirs[configDir] = true
-	m.mu.Unlock()
-	if !known {
-		go w.mirrorAll()
+	for {
+		old := m.dirs.Load()
+		var dirs []string
+		if old != nil {
+			dirs = *old
+		}
+		if slices.Contains(dirs, configDir) {
+			return
+		}
+		next := append(slices.Clip(dirs), configDir)
+		if m.dirs.CompareAndSwap(old, &next) {
+			go w.mirrorAll()
+			return
+		}
 	}
 }
 
 // targets returns the directories artifacts are copied to.
 func (m *mirrorState) targets() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []string
-	for d := range m.dirs {
-		out = append(out, filepath.Join(d, "codecanvas"))
+	dirs := m.dirs.Load()
+	if dirs == nil {
+		return nil
+	}
+	out := make([]string, len(*dirs))
+	for i, d := range *dirs {
+		out[i] = filepath.Join(d, "codecanvas")
 	}
 	return out
 }

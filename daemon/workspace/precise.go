@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -170,16 +169,10 @@ func (w *Workspace) preciseOnly() {
 	s.base, s.baseSeq, s.g = res, s.seq, g
 }
 
-// scipOutState coalesces the SCIP exports CCD_SCIP_EXPORT asks for: one
-// runs at a time, and one more is owed when the graph changed meanwhile.
-type scipOutState struct {
-	sync.Mutex
-	running, again bool
-}
-
 // writeSCIP writes the workspace's graph (as answers use it) to the SCIP file
 // CCD_SCIP_EXPORT names, when it names one: after the index and after
-// every update that changed the graph, one at a time, the latest last.
+// every update that changed the graph, one at a time, the latest last
+// (Workspace.scipOut coalesces them).
 func (w *Workspace) writeSCIP() {
 	out := w.env.Config.SCIPExport
 	if out == "" {
@@ -188,33 +181,17 @@ func (w *Workspace) writeSCIP() {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(w.root, filepath.FromSlash(out))
 	}
-	o := &w.scipOut
-	o.Lock()
-	if o.running {
-		o.again = true
-		o.Unlock()
-		return
-	}
-	o.running = true
-	o.Unlock()
-	for {
+	w.scipOut.run(func() {
 		res, _ := w.Result()
-		if res != nil && !w.removed.Load() {
-			t0 := time.Now()
-			st, err := scip.WriteFile(out, w.root, w.served(res), scip.ExportOptions{ToolVersion: w.env.Version})
-			if err != nil {
-				w.env.Log.Warn("scip export", "root", w.root, "file", out, "err", err)
-			} else {
-				w.env.Log.Info("scip export", "root", w.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
-			}
-		}
-		o.Lock()
-		if !o.again {
-			o.running = false
-			o.Unlock()
+		if res == nil || w.removed.Load() {
 			return
 		}
-		o.again = false
-		o.Unlock()
-	}
+		t0 := time.Now()
+		st, err := scip.WriteFile(out, w.root, w.served(res), scip.ExportOptions{ToolVersion: w.env.Version})
+		if err != nil {
+			w.env.Log.Warn("scip export", "root", w.root, "file", out, "err", err)
+			return
+		}
+		w.env.Log.Info("scip export", "root", w.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
+	})
 }

@@ -59,8 +59,8 @@ type lspState struct {
 	rerun       bool // a re-refinement is scheduled
 	reCancel    context.CancelFunc
 	stopped     bool       // the workspace was removed or the daemon stops
-	runMu       sync.Mutex // one re-refinement at a time
-	saveMu      sync.Mutex // one save at a time, in order
+	reruns      coalescer  // one re-refinement at a time (not under mu)
+	saveMu      sync.Mutex // one save at a time, in order (not under mu)
 }
 
 // addPending records files to ask the servers about again; s.mu is held.
@@ -583,14 +583,18 @@ func editedFiles(prev, next *index.Result) (edited []string) {
 // refineChanged re-asks the language servers about the call sites of the
 // pending files (markPending), after telling them the files changed, and
 // merges the answers into the workspace's refinement: the edges from those files are
-// replaced. It runs in the background after updates (coalesced), only
-// once a first refinement is done.
+// replaced. It runs in the background after updates, one run at a time
+// (a call during a run makes one more run after it), only once a first
+// refinement is done.
 func (w *Workspace) refineChanged() {
+	w.lsp.reruns.run(w.refineChangedOnce)
+}
+
+// refineChangedOnce is one run of refineChanged.
+func (w *Workspace) refineChangedOnce() {
 	s := &w.lsp
 	// Edits come in bursts: wait a moment, then take everything pending.
 	time.Sleep(lspEditDelay)
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The pending files and the snapshot are taken in one step for

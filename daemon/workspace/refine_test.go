@@ -215,13 +215,7 @@ func TestLoadRefinement(t *testing.T) {
 // callers from keeps the language servers' edges from other files but not
 // those leaving the edited file, found for its old content.
 func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
-	res, err := index.Build(root, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromApp := graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
-	fromEmail := graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	_, res, fromApp, fromEmail := emailFixture(t)
 	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{fromApp, fromEmail}}
 	refined := lsp.Apply(res.Graph, ref)
 	has := func(g *graph.Graph, e graph.EdgeSpec) bool {
@@ -249,6 +243,21 @@ func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
 	}
 }
 
+// emailFixture indexes testdata/lsp/go.txtar and returns two lsp call
+// edges a language server might add to it: one leaving app/app.go, one
+// leaving notify/email.go.
+func emailFixture(t *testing.T) (root string, res *index.Result, fromApp, fromEmail graph.EdgeSpec) {
+	t.Helper()
+	root = testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	res, err := index.Build(root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromApp = graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
+	fromEmail = graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	return root, res, fromApp, fromEmail
+}
+
 func mustIndex(t *testing.T, g *graph.Graph, id string) int {
 	t.Helper()
 	i, ok := g.Index(id)
@@ -263,13 +272,7 @@ func mustIndex(t *testing.T, g *graph.Graph, id string) int {
 // that file, so the edit card reads the served graph as it is; it equals
 // what a second splice for the card made of the fully refined graph.
 func TestEditSplicesOnce(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
-	res1, err := index.Build(root, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromApp := graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
-	fromEmail := graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	root, res1, fromApp, fromEmail := emailFixture(t)
 	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{fromApp, fromEmail}}
 	p := filepath.Join(root, "notify", "email.go")
 	b, _ := os.ReadFile(p)

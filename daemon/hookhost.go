@@ -183,7 +183,7 @@ func (h hookHost) SaveImpact(root, id string) {
 		return
 	}
 	if i, ok := res.Graph.Index(id); ok {
-		go w.SaveArtifact(res.Graph, workspace.ViewImpact, i, 3)
+		go w.SaveArtifact(res.Graph, workspace.ViewImpact, i, 3, "")
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/search"
 	"github.com/ccd-dev/ccd/daemon/mcp"
 	"github.com/ccd-dev/ccd/daemon/workspace"
@@ -113,15 +112,12 @@ func (h mcpHost) Picture(ctx context.Context, root string, req mcp.PictureReques
 		}
 		node = i
 	}
-	pic, file, err := w.Draw(g, req.Kind, node, req.Depth, render.Options{})
-	if err != nil {
+	// A picture drawn but not kept (the failure is logged) is still an
+	// answer.
+	data, _, err := w.SaveArtifact(g, req.Kind, node, req.Depth, req.Evidence)
+	if data == nil {
 		return nil, err
 	}
-	data, err := pic.PNG()
-	if err != nil {
-		return nil, fmt.Errorf("%s picture: %w", req.Kind, err)
-	}
-	w.Keep(file, data, req.Evidence)
 	return data, nil
 }
 

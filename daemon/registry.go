@@ -164,8 +164,8 @@ func (r *registry) admit(root string, exact, force bool) (*workspace.Workspace, 
 	if err != nil {
 		return nil, err
 	}
-	if !index.HasSource(abs, r.cfg) {
-		return nil, &errRoot{fmt.Sprintf("no source files in %s yet", abs),
+	if err := index.RequireSource(abs, nil, r.cfg); err != nil {
+		return nil, &errRoot{err.Error() + " yet",
 			"clone or create the project there (or pass repo_path of the project), then init again"}
 	}
 	return r.add(abs, force)

@@ -347,7 +347,7 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	}
 	// The impact view lands in .codecanvas/impact_<symbol>.png.
 	go func() {
-		file := ws.SaveArtifact(g, workspace.ViewImpact, im.Target, depth)
+		_, file, _ := ws.SaveArtifact(g, workspace.ViewImpact, im.Target, depth, "")
 		if evidence == "" {
 			return
 		}
@@ -358,7 +358,7 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 			if err := ws.SaveBoard(b); err != nil {
 				d.log.Warn("board", "root", ws.Root(), "err", err)
 			}
-			ws.SaveArtifact(g, workspace.ViewBoard, -1, 0)
+			ws.SaveArtifact(g, workspace.ViewBoard, -1, 0, "")
 		}
 	}()
 }

@@ -377,3 +377,13 @@ func (r *Result) Source(path string) (content []byte, ok bool) {
 	content, ok = r.sources.m[path]
 	return content, ok
 }
+
+// File returns the facts of the file at path (relative, slash-separated),
+// nil when r has no such file. Files are sorted by path: no map is built.
+func (r *Result) File(path string) *facts.File {
+	i := sort.Search(len(r.Files), func(i int) bool { return r.Files[i].Path >= path })
+	if i < len(r.Files) && r.Files[i].Path == path {
+		return r.Files[i]
+	}
+	return nil
+}

@@ -271,3 +271,21 @@ func TestSourceKeptForFollowers(t *testing.T) {
 		})
 	}
 }
+
+// TestResultFile: a result finds a file's facts by path (its files are
+// sorted), nil for a path it does not hold.
+func TestResultFile(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"a.py": "x = 1\n", "b/c.py": "def f():\n    pass\n", "d.go": "package d\n"})
+	res := build(t, root, testConfig())
+	for _, f := range res.Files {
+		if got := res.File(f.Path); got != f {
+			t.Errorf("File(%q) = %v, want its facts", f.Path, got)
+		}
+	}
+	for _, p := range []string{"", "a", "b", "b/c", "e.py", "zz.go"} {
+		if got := res.File(p); got != nil {
+			t.Errorf("File(%q) = %v, want nil", p, got)
+		}
+	}
+}

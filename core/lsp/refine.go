@@ -372,6 +372,14 @@ func Apply(g *graph.Graph, ref *Refinement) *graph.Graph {
 // callers back although their files did not change: the files of
 // refinement edges into nodes refined lacks are spliced too.
 func ApplyFiles(refined, ts *graph.Graph, files []string, ref *Refinement) *graph.Graph {
+	return ApplyFilesWithout(refined, ts, files, ref, nil)
+}
+
+// ApplyFilesWithout is ApplyFiles leaving out ref's edges and stale call
+// sites from the nodes of the files in without (some of files): those
+// files get ts's edges, as after an edit of their content, for which ref's
+// entries were not made (the servers are asked about them again).
+func ApplyFilesWithout(refined, ts *graph.Graph, files []string, ref *Refinement, without map[string]bool) *graph.Graph {
 	if ref == nil || (len(ref.Edges) == 0 && len(ref.Stale) == 0) {
 		return refined.Splice(files, fileNodes(ts, files), fileEdges(ts, files, nil))
 	}
@@ -415,6 +423,9 @@ func ApplyFiles(refined, ts *graph.Graph, files []string, ref *Refinement) *grap
 	drop := map[site]bool{}
 	var lsp []graph.EdgeSpec
 	for _, id := range ids {
+		if without != nil && without[ts.Node(id).Path] {
+			continue
+		}
 		for _, k := range x.staleFrom[id] {
 			e := ref.Stale[k]
 			drop[site{e.From, e.To, e.Line}] = true

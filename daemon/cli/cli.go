@@ -1,6 +1,6 @@
 // Package cli implements the ccd command line. Each command has one body:
 // commands about a workspace ask a source (source.go), the running daemon
-// or, without one, the workspace indexed in this process, and both make
+// or, without one, the workspace opened in this process, and both make
 // their answers with the same code; index and export always work
 // in-process.
 package cli
@@ -10,7 +10,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/scip"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 // usageError is a mistake in the command line; it prints the command's usage.
@@ -128,19 +131,40 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// load indexes the workspace at root in this process (open) and returns
+// the index.
 func load(root string) (*index.Result, error) {
+	w, err := open(root)
+	if err != nil {
+		return nil, err
+	}
+	res, _ := w.Result()
+	return res, nil
+}
+
+// open indexes the workspace at root in this process with the code the
+// daemon runs (daemon/workspace), one-shot: it neither reads nor writes the
+// store (a running daemon may own it), keeps no artifact and starts no
+// language server.
+func open(root string) (*workspace.Workspace, error) {
 	cfg, err := config.Load()
 	if err != nil {
 		return nil, err
 	}
-	res, err := index.Build(root, cfg)
+	abs, err := filepath.Abs(root)
 	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", root, err)
+	}
+	env := &workspace.Env{Config: cfg, Log: slog.New(slog.DiscardHandler), Version: wire.Version, OneShot: true}
+	w := workspace.Open(abs, env, false)
+	if err := w.Index(); err != nil {
+		var none *index.NoSourceError
+		if errors.As(err, &none) {
+			return nil, fmt.Errorf("%s: no source files found (%s); point ccd at a project directory that holds source files", none.Root, none.Summary)
+		}
 		return nil, err
 	}
-	if res.Summary.Parsed == 0 {
-		return nil, fmt.Errorf("%s: no source files found (%s); point ccd at a project directory that holds source files", res.Root, res.Summary)
-	}
-	return res, nil
+	return w, nil
 }
 
 func runIndex(c *ctx, args []string) error {

@@ -19,9 +19,9 @@ import (
 )
 
 // source answers a command's questions about a workspace: the running
-// daemon, or, without one (or with CCD_NO_DAEMON=1), the workspace indexed
+// daemon, or, without one (or with CCD_NO_DAEMON=1), the workspace opened
 // in this process. Either way the answer is made by the same code
-// (report.ImpactOf, report.Symbols, workspace.DrawView, daemon.Doctor),
+// (daemon/workspace, report.ImpactOf, report.Symbols, daemon.Doctor),
 // so every command has one body: it asks its source, then prints.
 type source interface {
 	// impact is the impact report of sym (recorded on the board as
@@ -110,27 +110,22 @@ func (d daemonSource) doctor(root string) (doctorAnswer, error) {
 	return ans, err
 }
 
-// localSource indexes the workspace in this process, with its precise
-// SCIP index when it has one (no store, no board, no language servers).
+// localSource opens the workspace in this process: the daemon's own
+// workspace code (daemon/workspace), one-shot (no store, no board, no
+// language servers), with its precise SCIP index when it has one.
 type localSource struct{ c *ctx }
 
-// graph indexes root and returns the graph answers use, with the line
-// naming the precise index ("" for none).
-func (l localSource) graph(root string) (g *graph.Graph, rootDir, precise string, err error) {
-	res, err := load(root)
-	if err != nil {
-		return nil, "", "", err
-	}
-	g, precise, err = importPrecise(l.c, res, "auto", true)
-	return g, res.Root, precise, err
-}
-
 func (l localSource) impact(root, sym string, depth int, conf graph.Confidence) (*report.Impact, error) {
-	g, _, pre, err := l.graph(root)
+	w, err := open(root)
 	if err != nil {
 		return nil, err
 	}
-	r, _, err := report.ImpactOf(g, sym, depth, graph.Filter{MinConfidence: conf}, pre)
+	w.Refine() // the precise index, when the workspace has one
+	s := w.Snapshot()
+	if file, why := s.Precise.Unused(); why != "" {
+		fmt.Fprintf(l.c.stderr, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
+	}
+	r, _, err := report.ImpactOf(s.Graph, sym, depth, graph.Filter{MinConfidence: conf}, s.Precise.Line())
 	return r, err
 }
 
@@ -146,21 +141,22 @@ func (l localSource) picture(root, view, sym string, depth int, scale float64, f
 	if view == workspace.ViewBoard {
 		return picture{}, fmt.Errorf("the board lives in the daemon: start it with `ccd daemon --detach` (or `ccd init`), then render the board")
 	}
-	res, err := load(root)
+	w, err := open(root)
 	if err != nil {
 		return picture{}, err
 	}
+	res, _ := w.Result()
 	g, node := res.Graph, -1
 	if view == workspace.ViewImpact {
 		if node, _, err = report.Target(g, sym); err != nil {
 			return picture{}, err
 		}
 	}
-	pic, file, err := workspace.DrawView(res.Root, g, view, node, depth, nil, render.Options{Scale: scale})
+	pic, file, err := w.Draw(g, view, node, depth, render.Options{Scale: scale})
 	if err != nil {
 		return picture{}, err
 	}
-	out := picture{artifact: filepath.Join(res.Root, store.Dir, file)}
+	out := picture{artifact: filepath.Join(w.Root(), store.Dir, file)}
 	if format == "svg" {
 		out.data = pic.SVG()
 	} else if out.data, err = pic.PNG(); err != nil {

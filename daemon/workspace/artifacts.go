@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/ccd-dev/ccd/core/board"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -21,7 +22,7 @@ import (
 // to look at: the pictures (architecture.png, impact_<Symbol>.png,
 // board.png) and state.json, copied to the session's CLAUDE_CONFIG_DIR
 // when one asks (Mirror). Every picture is drawn here, by Draw, and kept
-// by Keep.
+// by Keep; SaveArtifact does both.
 
 // Views a workspace draws.
 const (
@@ -36,33 +37,26 @@ const KeepImpacts = 8
 
 // Draw draws one view of the workspace: the architecture of g, the impact
 // of g's node (up to depth hops of callers), or the evidence board. file
-// is the view's artifact name under .codecanvas/.
+// is the view's artifact name under .codecanvas/. Every picture of a
+// workspace is drawn here.
 func (w *Workspace) Draw(g *graph.Graph, view string, node, depth int, opt render.Options) (pic *render.Picture, file string, err error) {
-	var b *board.Board
-	if view == ViewBoard {
-		if b, err = w.Board(); err != nil {
-			return nil, "", err
-		}
-	}
-	return DrawView(w.root, g, view, node, depth, b, opt)
-}
-
-// DrawView draws one view of the workspace at root, as Draw does; b is
-// its board (for ViewBoard). Every picture of a workspace is drawn here.
-func DrawView(root string, g *graph.Graph, view string, node, depth int, b *board.Board, opt render.Options) (pic *render.Picture, file string, err error) {
 	switch view {
 	case ViewArchitecture:
-		return render.Architecture(g, filepath.Base(root), opt), ArtifactFile(g, view, node), nil
+		return render.Architecture(g, filepath.Base(w.root), opt), ArtifactFile(g, view, node), nil
 	case ViewImpact:
 		if node < 0 || node >= len(g.Nodes) {
-			return nil, "", fmt.Errorf("impact picture: no node %d in the graph of %s", node, root)
+			return nil, "", fmt.Errorf("impact picture: no node %d in the graph of %s", node, w.root)
 		}
 		return render.Impact(g, node, depth, opt), ArtifactFile(g, view, node), nil
 	case ViewBoard:
-		if b == nil {
-			return nil, "", fmt.Errorf("board picture of %s: no board", root)
+		b, err := w.Board()
+		if err != nil {
+			return nil, "", err
 		}
-		return render.Board(boardView(root, b.Snapshot()), opt), ArtifactFile(g, view, node), nil
+		if b == nil {
+			return nil, "", fmt.Errorf("board picture of %s: no board", w.root)
+		}
+		return render.Board(boardView(w.root, b.Snapshot()), opt), ArtifactFile(g, view, node), nil
 	}
 	return nil, "", fmt.Errorf("unknown view %q (want architecture, impact or board)", view)
 }
@@ -113,22 +107,25 @@ func (w *Workspace) Keep(file string, data []byte, evidence string) error {
 	return nil
 }
 
-// SaveArtifact draws a view as PNG into .codecanvas/ in the background of
-// an answer (init, impact) and returns the file's name ("" when it
-// failed); failures are logged, never returned.
-func (w *Workspace) SaveArtifact(g *graph.Graph, view string, node, depth int) string {
+// SaveArtifact draws a view as PNG and keeps it under .codecanvas/ (Keep,
+// recording it as evidence's image when evidence names one), and returns
+// the PNG and the file's name. A failure is logged as well as returned, so
+// answers that save in the background can ignore it; a picture drawn but
+// not kept comes back with the error and no file name.
+func (w *Workspace) SaveArtifact(g *graph.Graph, view string, node, depth int, evidence string) (data []byte, file string, err error) {
 	pic, file, err := w.Draw(g, view, node, depth, render.Options{})
 	if err == nil {
-		var data []byte
-		if data, err = pic.PNG(); err == nil {
-			err = w.Keep(file, data, "")
+		if data, err = pic.PNG(); err != nil {
+			err = fmt.Errorf("%s picture: %w", view, err)
+		} else {
+			err = w.Keep(file, data, evidence)
 		}
 	}
 	if err != nil {
 		w.env.Log.Warn("artifact", "root", w.root, "view", view, "err", err)
-		return ""
+		return data, "", err
 	}
-	return file
+	return data, file, nil
 }
 
 // pruneImpacts removes all but the newest impact pictures, keeping those
@@ -179,10 +176,10 @@ func PruneImpacts(dir string, n int, keep map[string]bool) {
 }
 
 // mirrorState is where the artifacts are copied to: the
-// CLAUDE_CONFIG_DIRs of the sessions that asked.
+// CLAUDE_CONFIG_DIRs of the sessions that asked, a list replaced whole
+// (copy on write) when one more asks.
 type mirrorState struct {
-	mu   sync.Mutex
-	dirs map[string]bool
+	dirs atomic.Pointer[[]string]
 }
 
 // Mirror records that the artifacts are also copied to
@@ -193,25 +190,32 @@ func (w *Workspace) Mirror(configDir string) {
 		return
 	}
 	m := &w.mirrors
-	m.mu.Lock()
-	known := m.dirs[configDir]
-	if m.dirs == nil {
-		m.dirs = map[string]bool{}
-	}
-	m.dirs[configDir] = true
-	m.mu.Unlock()
-	if !known {
-		go w.mirrorAll()
+	for {
+		old := m.dirs.Load()
+		var dirs []string
+		if old != nil {
+			dirs = *old
+		}
+		if slices.Contains(dirs, configDir) {
+			return
+		}
+		next := append(slices.Clip(dirs), configDir)
+		if m.dirs.CompareAndSwap(old, &next) {
+			go w.mirrorAll()
+			return
+		}
 	}
 }
 
 // targets returns the directories artifacts are copied to.
 func (m *mirrorState) targets() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []string
-	for d := range m.dirs {
-		out = append(out, filepath.Join(d, "codecanvas"))
+	dirs := m.dirs.Load()
+	if dirs == nil {
+		return nil
+	}
+	out := make([]string, len(*dirs))
+	for i, d := range *dirs {
+		out[i] = filepath.Join(d, "codecanvas")
 	}
 	return out
 }

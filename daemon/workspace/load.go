@@ -16,13 +16,36 @@ import (
 // ready. Files come from the store when it holds them for the same
 // schemas and configuration (only files changed since are parsed).
 func (w *Workspace) Start() {
-	w.mu.Lock()
-	if w.state == StateIndexing {
-		w.mu.Unlock()
-		return
+	if prog, ready, ok := w.begin(); ok {
+		go w.run(prog, ready)
 	}
-	prog := &index.Progress{}
-	ready := make(chan struct{})
+}
+
+// Index runs a full index of the workspace now and returns its error: a
+// root without source files is a *index.NoSourceError. It is how the CLI
+// indexes in its own process (Env.OneShot); an index run already under
+// way is waited for instead.
+func (w *Workspace) Index() error {
+	prog, ready, ok := w.begin()
+	if !ok {
+		<-w.Ready()
+		if s := w.Snapshot(); s.State == StateFailed {
+			return errors.New(s.Err)
+		}
+		return nil
+	}
+	return w.run(prog, ready)
+}
+
+// begin marks an index run as started and returns its progress and the
+// channel its end closes; ok is false when one runs already.
+func (w *Workspace) begin() (prog *index.Progress, ready chan struct{}, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.state == StateIndexing {
+		return nil, nil, false
+	}
+	prog, ready = &index.Progress{}, make(chan struct{})
 	w.state, w.err, w.prog, w.ready = StateIndexing, "", prog, ready
 	prev := w.rootID
 	w.rootID, _ = statRoot(w.root)
@@ -31,52 +54,62 @@ func (w *Workspace) Start() {
 		// it); load opens the new tree's.
 		w.persist.close()
 	}
-	w.mu.Unlock()
-	go func() {
-		defer close(ready)
-		t0 := time.Now()
-		res, warm, stats, err := w.load(prog)
-		if err == nil && res.Summary.Parsed == 0 {
-			err = fmt.Errorf("no source files in %s (%s): not initialised; run init again once the project is there", w.root, res.Summary)
+	return prog, ready, true
+}
+
+// run is one index run: it loads the index, publishes it and starts what
+// follows an index in the daemon (the architecture picture, the SCIP
+// export, the refinement, the watch). It closes ready when done.
+func (w *Workspace) run(prog *index.Progress, ready chan struct{}) error {
+	defer close(ready)
+	t0 := time.Now()
+	res, warm, stats, err := w.load(prog)
+	if err == nil {
+		if err = index.RequireSource(w.root, res, w.env.Config); err != nil {
+			err = fmt.Errorf("%w: not initialised; run init again once the project is there", err)
 		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.took = time.Since(t0)
-		log := w.env.Log
-		if w.removed.Load() {
-			// Removed while indexing: drop the result, start no watch,
-			// write nothing into the root.
-			w.persist.close()
-			w.state, w.err = StateFailed, "removed while indexing"
-			log.Info("index run dropped: the workspace was removed", "root", w.root)
-			return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.took = time.Since(t0)
+	log := w.env.Log
+	if w.removed.Load() {
+		// Removed while indexing: drop the result, start no watch,
+		// write nothing into the root.
+		w.persist.close()
+		w.state, w.err = StateFailed, "removed while indexing"
+		log.Info("index run dropped: the workspace was removed", "root", w.root)
+		return errors.New(w.err)
+	}
+	if err != nil {
+		w.state, w.err = StateFailed, err.Error()
+		log.Warn("index failed", "root", w.root, "err", err)
+		return err
+	}
+	w.res, w.state, w.indexedAt, w.warm, w.stats = res, StateReady, time.Now(), warm, stats
+	w.persist.saved = res
+	w.gen++
+	w.head = gitHead(w.root)
+	log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
+	if w.env.OneShot {
+		return nil // one command's workspace: nothing runs after it
+	}
+	// An index leaves hundreds of MB of garbage behind: give it back
+	// now rather than keep it as the daemon's footprint at rest.
+	go debug.FreeOSMemory()
+	// The architecture view lands in .codecanvas/architecture.png.
+	go w.SaveArtifact(res.Graph, ViewArchitecture, -1, 0, "")
+	go w.writeSCIP()
+	// Language servers refine the call graph in the background.
+	go w.Refine()
+	if w.watch == nil {
+		// Not fresh until the watches are in place and checked.
+		w.dirty = true
+		if w.env.Indexed != nil {
+			go w.env.Indexed(w)
 		}
-		if err != nil {
-			w.state, w.err = StateFailed, err.Error()
-			log.Warn("index failed", "root", w.root, "err", err)
-			return
-		}
-		w.res, w.state, w.indexedAt, w.warm, w.stats = res, StateReady, time.Now(), warm, stats
-		w.persist.saved = res
-		w.gen++
-		w.head = gitHead(w.root)
-		log.Info("indexed", "root", w.root, "summary", res.Summary.String(), "took", w.took, "generation", w.gen)
-		// An index leaves hundreds of MB of garbage behind: give it back
-		// now rather than keep it as the daemon's footprint at rest.
-		go debug.FreeOSMemory()
-		// The architecture view lands in .codecanvas/architecture.png.
-		go w.SaveArtifact(res.Graph, ViewArchitecture, -1, 0)
-		go w.writeSCIP()
-		// Language servers refine the call graph in the background.
-		go w.Refine()
-		if w.watch == nil {
-			// Not fresh until the watches are in place and checked.
-			w.dirty = true
-			if w.env.Indexed != nil {
-				go w.env.Indexed(w)
-			}
-		}
-	}()
+	}
+	return nil
 }
 
 // load builds the workspace's index: from its store when it holds facts
@@ -89,7 +122,7 @@ func (w *Workspace) load(prog *index.Progress) (*index.Result, bool, index.Updat
 	}
 	log, cfg := w.env.Log, w.env.Config
 	p := &w.persist
-	if p.st == nil {
+	if p.st == nil && !w.env.OneShot {
 		st, err := store.Open(w.root)
 		var busy *store.ErrInUse
 		switch {

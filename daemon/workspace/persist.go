@@ -20,10 +20,10 @@ type persistState struct {
 	// note says why the workspace works without its store (the database
 	// is held by another process), nil when it has it.
 	note atomic.Pointer[string]
-	// saved is the result the store holds; saving and again coalesce the
-	// saves updates ask for (persist).
-	saved         *index.Result
-	saving, again atomic.Bool
+	// saved is the result the store holds (written only by the saves
+	// runs, one at a time); saves coalesces the saves updates ask for.
+	saved *index.Result
+	saves coalescer
 }
 
 // close closes the store, when open.
@@ -121,20 +121,13 @@ func (w *Workspace) saveGraph(res *index.Result) {
 // latest state, so updates never wait for the disk.
 func (w *Workspace) persistNow() {
 	p := &w.persist
-	p.again.Store(true)
-	for p.again.Load() {
-		if !p.saving.CompareAndSwap(false, true) {
-			return // the running saver sees again
+	p.saves.run(func() {
+		w.mu.RLock()
+		res, gen, head := w.res, w.gen, w.head
+		w.mu.RUnlock()
+		if res != p.saved {
+			w.save(p.saved, res, gen, head)
+			p.saved = res
 		}
-		for p.again.Swap(false) {
-			w.mu.RLock()
-			res, gen, head := w.res, w.gen, w.head
-			w.mu.RUnlock()
-			if res != p.saved {
-				w.save(p.saved, res, gen, head)
-				p.saved = res
-			}
-		}
-		p.saving.Store(false)
-	}
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -21,6 +20,7 @@ type PreciseInfo struct {
 	made  time.Time
 	stats scip.ImportStats
 	err   string // why the index was not used
+	own   bool   // the index is ccd's own export (not used, nothing to report)
 }
 
 // PreciseFile is the precise index a workspace's configuration names,
@@ -58,8 +58,8 @@ func (w *Workspace) importPrecise(res *index.Result) *lsp.Refinement {
 	}
 	p, err := scip.Load(w.root, file)
 	if err != nil {
-		info.err = err.Error()
-		if !errors.Is(err, scip.ErrOwnIndex) {
+		info.err, info.own = err.Error(), errors.Is(err, scip.ErrOwnIndex)
+		if !info.own {
 			w.env.Log.Warn("scip index not used", "root", w.root, "file", file, "err", err)
 		}
 		return nil
@@ -128,6 +128,16 @@ func (info PreciseInfo) Line() string {
 	return scip.Summary(info.file, info.made, info.stats)
 }
 
+// Unused names the precise index found in the workspace and says why it
+// was not used; why is "" when it was used, when there is none, and when
+// it is ccd's own export (no refinement, nothing to warn about).
+func (info PreciseInfo) Unused() (file, why string) {
+	if info.own {
+		return info.file, ""
+	}
+	return info.file, info.err
+}
+
 // preciseOnly refines the workspace with its precise index alone, when no language
 // server may run (CCD_LSP=off): the graph answers use gets the index's
 // edges, and edits drop those of the edited files (markPending).
@@ -159,16 +169,10 @@ func (w *Workspace) preciseOnly() {
 	s.base, s.baseSeq, s.g = res, s.seq, g
 }
 
-// scipOutState coalesces the SCIP exports CCD_SCIP_EXPORT asks for: one
-// runs at a time, and one more is owed when the graph changed meanwhile.
-type scipOutState struct {
-	sync.Mutex
-	running, again bool
-}
-
 // writeSCIP writes the workspace's graph (as answers use it) to the SCIP file
 // CCD_SCIP_EXPORT names, when it names one: after the index and after
-// every update that changed the graph, one at a time, the latest last.
+// every update that changed the graph, one at a time, the latest last
+// (Workspace.scipOut coalesces them).
 func (w *Workspace) writeSCIP() {
 	out := w.env.Config.SCIPExport
 	if out == "" {
@@ -177,33 +181,17 @@ func (w *Workspace) writeSCIP() {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(w.root, filepath.FromSlash(out))
 	}
-	o := &w.scipOut
-	o.Lock()
-	if o.running {
-		o.again = true
-		o.Unlock()
-		return
-	}
-	o.running = true
-	o.Unlock()
-	for {
+	w.scipOut.run(func() {
 		res, _ := w.Result()
-		if res != nil && !w.removed.Load() {
-			t0 := time.Now()
-			st, err := scip.WriteFile(out, w.root, w.served(res), scip.ExportOptions{ToolVersion: w.env.Version})
-			if err != nil {
-				w.env.Log.Warn("scip export", "root", w.root, "file", out, "err", err)
-			} else {
-				w.env.Log.Info("scip export", "root", w.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
-			}
-		}
-		o.Lock()
-		if !o.again {
-			o.running = false
-			o.Unlock()
+		if res == nil || w.removed.Load() {
 			return
 		}
-		o.again = false
-		o.Unlock()
-	}
+		t0 := time.Now()
+		st, err := scip.WriteFile(out, w.root, w.served(res), scip.ExportOptions{ToolVersion: w.env.Version})
+		if err != nil {
+			w.env.Log.Warn("scip export", "root", w.root, "file", out, "err", err)
+			return
+		}
+		w.env.Log.Info("scip export", "root", w.root, "file", out, "documents", st.Documents, "occurrences", st.Occurrences, "took", time.Since(t0))
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,8 +59,8 @@ type lspState struct {
 	rerun       bool // a re-refinement is scheduled
 	reCancel    context.CancelFunc
 	stopped     bool       // the workspace was removed or the daemon stops
-	runMu       sync.Mutex // one re-refinement at a time
-	saveMu      sync.Mutex // one save at a time, in order
+	reruns      coalescer  // one re-refinement at a time (not under mu)
+	saveMu      sync.Mutex // one save at a time, in order (not under mu)
 }
 
 // addPending records files to ask the servers about again; s.mu is held.
@@ -89,25 +90,47 @@ func (w *Workspace) served(res *index.Result) *graph.Graph {
 	return s.follow(res)
 }
 
+// servedEdit is served for the result of an update that edited the
+// files edited (whose content changed): the refined graph spliced once,
+// without the refinement's edges leaving those files, which the servers
+// found for their old content and are asked about again. clean says the
+// graph holds none of them (Change.Card then needs no splice of its own).
+func (w *Workspace) servedEdit(res *index.Result, edited []string) (g *graph.Graph, clean bool) {
+	if res == nil {
+		return nil, true
+	}
+	s := &w.lsp
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.followEdit(res, edited)
+}
+
 // follow is served with s.mu held.
 func (s *lspState) follow(res *index.Result) *graph.Graph {
+	g, _ := s.followEdit(res, nil)
+	return g
+}
+
+// followEdit is servedEdit with s.mu held.
+func (s *lspState) followEdit(res *index.Result, edited []string) (*graph.Graph, bool) {
 	if s.ref == nil {
-		return res.Graph
+		return res.Graph, true
 	}
 	if s.base == res || (s.base != nil && s.base.Graph == res.Graph) {
 		// An update that changed nothing keeps the graph.
 		if res == s.latest {
 			s.base, s.baseSeq = res, s.seq
 		}
-		return s.g
+		return s.g, len(edited) == 0
 	}
 	if s.latest != nil && res != s.latest {
-		return res.Graph // an answer for an older result: no work for it
+		return res.Graph, true // an answer for an older result: no work for it
 	}
 	if prev, files, ok := res.Delta(); ok && s.base != nil && prev == s.base.Graph {
-		s.base, s.baseSeq, s.g = res, s.seq, lsp.ApplyFiles(s.g, res.Graph, files, s.ref)
+		without := spliced(edited, files)
+		s.base, s.baseSeq, s.g = res, s.seq, lsp.ApplyFilesWithout(s.g, res.Graph, files, s.ref, without)
 		s.spliced++
-		return s.g
+		return s.g, len(without) == len(edited)
 	}
 	if !s.applying {
 		s.applying = true
@@ -123,7 +146,21 @@ func (s *lspState) follow(res *index.Result) *graph.Graph {
 			s.mu.Unlock()
 		}()
 	}
-	return res.Graph
+	return res.Graph, true
+}
+
+// spliced returns the edited files among files as a set (nil for none).
+func spliced(edited, files []string) map[string]bool {
+	var set map[string]bool
+	for _, p := range edited {
+		if slices.Contains(files, p) {
+			if set == nil {
+				set = make(map[string]bool, len(edited))
+			}
+			set[p] = true
+		}
+	}
+	return set
 }
 
 // Refine asks the language servers about the workspace's weak and unresolved call
@@ -546,14 +583,18 @@ func editedFiles(prev, next *index.Result) (edited []string) {
 // refineChanged re-asks the language servers about the call sites of the
 // pending files (markPending), after telling them the files changed, and
 // merges the answers into the workspace's refinement: the edges from those files are
-// replaced. It runs in the background after updates (coalesced), only
-// once a first refinement is done.
+// replaced. It runs in the background after updates, one run at a time
+// (a call during a run makes one more run after it), only once a first
+// refinement is done.
 func (w *Workspace) refineChanged() {
+	w.lsp.reruns.run(w.refineChangedOnce)
+}
+
+// refineChangedOnce is one run of refineChanged.
+func (w *Workspace) refineChangedOnce() {
 	s := &w.lsp
 	// Edits come in bursts: wait a moment, then take everything pending.
 	time.Sleep(lspEditDelay)
-	s.runMu.Lock()
-	defer s.runMu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	// The pending files and the snapshot are taken in one step for

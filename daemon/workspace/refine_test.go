@@ -215,13 +215,7 @@ func TestLoadRefinement(t *testing.T) {
 // callers from keeps the language servers' edges from other files but not
 // those leaving the edited file, found for its old content.
 func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
-	root := testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
-	res, err := index.Build(root, config.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fromApp := graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
-	fromEmail := graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	_, res, fromApp, fromEmail := emailFixture(t)
 	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{fromApp, fromEmail}}
 	refined := lsp.Apply(res.Graph, ref)
 	has := func(g *graph.Graph, e graph.EdgeSpec) bool {
@@ -249,6 +243,21 @@ func TestCardDropsOldLSPEdgesOfEditedFiles(t *testing.T) {
 	}
 }
 
+// emailFixture indexes testdata/lsp/go.txtar and returns two lsp call
+// edges a language server might add to it: one leaving app/app.go, one
+// leaving notify/email.go.
+func emailFixture(t *testing.T) (root string, res *index.Result, fromApp, fromEmail graph.EdgeSpec) {
+	t.Helper()
+	root = testrepo.Write(t, testrepo.Read(t, filepath.Join("..", "..", "testdata", "lsp", "go.txtar")), t.TempDir())
+	res, err := index.Build(root, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromApp = graph.EdgeSpec{From: "app/app.go::App.Alert", To: "notify/email.go::Email.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 14}
+	fromEmail = graph.EdgeSpec{From: "notify/email.go::Email.Notify", To: "notify/sms.go::SMS.Notify", Type: graph.Call, Confidence: graph.LSP, Line: 10}
+	return root, res, fromApp, fromEmail
+}
+
 func mustIndex(t *testing.T, g *graph.Graph, id string) int {
 	t.Helper()
 	i, ok := g.Index(id)
@@ -256,4 +265,54 @@ func mustIndex(t *testing.T, g *graph.Graph, id string) int {
 		t.Fatalf("no node %s", id)
 	}
 	return i
+}
+
+// TestEditSplicesOnce: an update that edited a file follows the refined
+// graph by one splice that leaves out the language servers' edges leaving
+// that file, so the edit card reads the served graph as it is; it equals
+// what a second splice for the card made of the fully refined graph.
+func TestEditSplicesOnce(t *testing.T) {
+	root, res1, fromApp, fromEmail := emailFixture(t)
+	ref := &lsp.Refinement{Edges: []graph.EdgeSpec{fromApp, fromEmail}}
+	p := filepath.Join(root, "notify", "email.go")
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, append(b, "\n// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res2, _, ok, err := res1.UpdateFiles([]string{"notify/email.go"})
+	if err != nil || !ok || res2.Graph == res1.Graph {
+		t.Fatalf("update: %v %v", ok, err)
+	}
+	_, files, ok := res2.Delta()
+	if !ok {
+		t.Fatal("no delta")
+	}
+	env := &Env{LSP: lsp.NewManager(lsp.Options{})}
+	defer env.LSP.Close()
+	ws := &Workspace{env: env}
+	s := &ws.lsp
+	refined := lsp.Apply(res1.Graph, ref)
+	s.state, s.ref, s.base, s.g, s.latest, s.seq, s.baseSeq = LSPDone, ref, res1, refined, res1, 1, 1
+
+	_, edited := ws.markPending(res1, res2)
+	if !slices.Equal(edited, []string{"notify/email.go"}) {
+		t.Fatalf("edited %v", edited)
+	}
+	g, clean := ws.servedEdit(res2, edited)
+	if !clean || s.spliced != 1 || g != s.g {
+		t.Fatalf("clean %v, spliced %d", clean, s.spliced)
+	}
+	c := Change{Before: refined, After: g, Tree: res2.Graph, Files: edited, clean: clean}
+	if _, after := c.Card(); after != g {
+		t.Error("the card spliced the served graph again")
+	}
+	twice := lsp.ApplyFiles(lsp.ApplyFiles(refined, res2.Graph, files, ref), res2.Graph, edited, nil)
+	if g.Text() != twice.Text() {
+		t.Errorf("one splice differs from the two the card made before:\n%s\nwant\n%s", g.Text(), twice.Text())
+	}
+	// The refinement itself is kept whole: the servers' answers for the
+	// edited file replace its entries once asked again.
+	if s.ref != ref {
+		t.Error("the refinement changed")
+	}
 }

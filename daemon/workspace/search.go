@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/facts"
@@ -15,44 +16,41 @@ import (
 // searchState is a workspace's retrieval index, created on first use and
 // kept fresh by the workspace's updates.
 type searchState struct {
-	mu sync.Mutex
-	ix *search.Index
+	ix atomic.Pointer[search.Index] // nil until first used
 
-	// facts of the result the index last looked at, by path: the index's
-	// parse hook reuses them when a file's content still matches.
-	factsOf *index.Result
-	byPath  map[string]*facts.File
-
-	parser   *parse.Parser
+	// parserMu guards parser, which parses what the workspace's facts do
+	// not cover (a file changed since), one file at a time.
 	parserMu sync.Mutex
+	parser   *parse.Parser
 }
 
 // Search returns the workspace's retrieval index, creating it (and
 // queueing its files for background indexing) on first use. nil while the
 // workspace has no graph yet.
 func (w *Workspace) Search() *search.Index {
+	s := &w.search
+	if ix := s.ix.Load(); ix != nil {
+		return ix
+	}
 	res, _ := w.Result()
 	if res == nil {
 		return nil
 	}
-	s := &w.search
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ix != nil {
-		return s.ix
-	}
-	s.ix = search.NewWithOptions(search.Options{Root: w.root, Parse: func(p string, content []byte) (string, []facts.Def, error) {
+	ix := search.NewWithOptions(search.Options{Root: w.root, Parse: func(p string, content []byte) (string, []facts.Def, error) {
 		return w.parseForSearch(p, content)
 	}})
+	if !s.ix.CompareAndSwap(nil, ix) {
+		return s.ix.Load() // made meanwhile (this one, never filled, is garbage)
+	}
 	paths := make([]string, 0, len(res.Files))
 	for _, f := range res.Files {
 		paths = append(paths, f.Path)
 	}
 	paths = append(paths, res.TextFiles()...)
-	if err := s.ix.Fill(paths); err != nil {
+	if err := ix.Fill(paths); err != nil {
 		w.env.Log.Warn("search fill", "root", w.root, "err", err)
 	}
-	return s.ix
+	return ix
 }
 
 // parseForSearch gives the retrieval index a file's language and
@@ -63,25 +61,16 @@ func (w *Workspace) parseForSearch(p string, content []byte) (string, []facts.De
 	if lang == nil {
 		return "", nil, nil
 	}
-	res, _ := w.Result()
-	s := &w.search
-	s.mu.Lock()
-	if res != nil && s.factsOf != res {
-		s.byPath = make(map[string]*facts.File, len(res.Files))
-		for _, f := range res.Files {
-			s.byPath[f.Path] = f
+	if res, _ := w.Result(); res != nil {
+		if f := res.File(p); f != nil && f.Hash == parse.HashContent(content) {
+			return f.Lang, f.Defs, nil
 		}
-		s.factsOf = res
-	}
-	f := s.byPath[p]
-	s.mu.Unlock()
-	if f != nil && f.Hash == parse.HashContent(content) {
-		return f.Lang, f.Defs, nil
 	}
 	reg, err := parse.Default()
 	if err != nil || !reg.Supports(lang.Name) {
 		return "", nil, nil
 	}
+	s := &w.search
 	s.parserMu.Lock()
 	defer s.parserMu.Unlock()
 	if s.parser == nil {
@@ -98,9 +87,7 @@ func (w *Workspace) parseForSearch(p string, content []byte) (string, []facts.De
 // to date with an update from prev to next: changed files are re-indexed
 // from the content the update parsed, removed ones dropped.
 func (w *Workspace) syncSearch(prev, next *index.Result) {
-	w.search.mu.Lock()
-	ix := w.search.ix
-	w.search.mu.Unlock()
+	ix := w.search.ix.Load()
 	if ix == nil || prev == nil || next == nil {
 		return
 	}
@@ -142,9 +129,7 @@ func (w *Workspace) syncSearch(prev, next *index.Result) {
 // the graph's update covers code files only, so a README written while
 // the daemon runs is found by the next query.
 func (w *Workspace) syncSearchText(changed []string) {
-	w.search.mu.Lock()
-	ix := w.search.ix
-	w.search.mu.Unlock()
+	ix := w.search.ix.Load()
 	if ix == nil {
 		return
 	}

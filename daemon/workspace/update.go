@@ -41,14 +41,20 @@ type Change struct {
 	// changed (a rescan may be what takes in an edit a hook then asks
 	// about: the hooks remember the graph before it for those files).
 	Edited []string
+	// clean: After holds none of the language servers' edges leaving
+	// Files (the update's splice left them out): it is the card's graph.
+	clean bool
 }
 
 // Card returns the graphs an edit card compares: After without the
 // language servers' edges leaving the edited files, which were found for
 // their old content (the servers are asked again in a moment); the
-// tree-sitter edges of those files are fresh.
+// tree-sitter edges of those files are fresh. The update's one splice
+// leaves them out already; only a Change whose After still holds them
+// (made by hand, or an edited file the update did not splice) costs a
+// splice here.
 func (c Change) Card() (before, after *graph.Graph) {
-	if c.After == nil || c.After == c.Tree || len(c.Files) == 0 {
+	if c.After == nil || c.After == c.Tree || len(c.Files) == 0 || c.clean {
 		return c.Before, c.After
 	}
 	return c.Before, lsp.ApplyFiles(c.After, c.Tree, c.Files, nil)
@@ -114,9 +120,11 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	w.head = gitHead(w.root)
 	gen := w.gen
 	w.mu.Unlock()
-	// The refined graph follows every update in turn (a splice when the
-	// update was one), so answers keep the language servers' edges.
-	c.After, c.Tree, c.Paths, c.Full = w.served(next), next.Graph, ch.Paths, ch.Full
+	// The refined graph follows every update in turn (one splice when
+	// the update was one), so answers keep the language servers' edges,
+	// except those leaving the edited files, found for their old content.
+	c.After, c.clean = w.servedEdit(next, c.Files)
+	c.Tree, c.Paths, c.Full = next.Graph, ch.Paths, ch.Full
 	if ch.Full && next.Graph != res.Graph {
 		c.Edited = editedFiles(res, next)
 	}

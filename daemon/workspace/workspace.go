@@ -63,6 +63,12 @@ type Env struct {
 	// before recent edits).
 	Changed func(*Workspace, Change)
 
+	// OneShot: the workspace answers one command in this process (the
+	// CLI without a daemon). It neither opens nor writes the store, keeps
+	// no artifact, and nothing runs after an index (no picture, no SCIP
+	// export, no refinement: Refine applies the precise index when asked).
+	OneShot bool
+
 	// warming: a Prepare is parsing a file into a tree cache (one at a
 	// time for the whole daemon).
 	warming atomic.Bool
@@ -80,6 +86,26 @@ type Watch interface {
 }
 
 // Workspace is one indexed root.
+//
+// Its locks, each with one job (taken in this order when nested: upd,
+// mu, lsp.mu):
+//   - mu guards what the workspace publishes: the index result and its
+//     generation, the index run's state and progress, the watch and
+//     dirty, HEAD, and the update counters (the fields below it).
+//   - upd serialises updates, and what must not interleave with them:
+//     a refinement's snapshot of the result and its pending files, the
+//     store's writes of the graph and its closing.
+//   - lsp.mu guards the language servers' refinement and the refined
+//     graph that follows the updates (refine.go).
+//   - lsp.saveMu and board.save each serialise the saves of one blob (the
+//     refinement, the board), so that an older copy never wins; they
+//     guard no state (saveMu is taken before lsp.mu, board.save alone).
+//   - search.parserMu guards the parser of files the facts do not cover.
+//
+// The rest needs no lock: the retrieval index and the mirrors' list are
+// atomic pointers, the background saves and exports are coalesced by
+// atomic flags (coalescer), and removed, freshLSP and the store's note
+// and epoch are atomics.
 type Workspace struct {
 	root string
 	env  *Env
@@ -115,7 +141,7 @@ type Workspace struct {
 
 	persist persistState // the store (persist.go)
 	lsp     lspState     // language-server refinement (refine.go)
-	scipOut scipOutState // SCIP exports (precise.go)
+	scipOut coalescer    // SCIP exports (precise.go)
 	search  searchState  // the retrieval index (search.go)
 	board   boardState   // the evidence board (board.go)
 	mirrors mirrorState  // copies of the artifacts (artifacts.go)

@@ -89,7 +89,7 @@ func edgeLines(es []OEdge) string {
 // microFloor is what the micro-benchmark must not fall below (measured
 // with `just micro`, rounded down; raise them as ccd improves).
 var microFloor = map[string]struct{ p, r float64 }{
-	"python":     {0.94, 0.87},
+	"python":     {0.95, 0.88},
 	"javascript": {0.94, 0.74},
 }
 

@@ -119,6 +119,17 @@ func fitsArity(r defRef, n int) bool {
 	return method && compat.Fits(sig, compat.Call{Positional: n, Bound: true}) != compat.Breaks
 }
 
+// iteratedCall returns the function whose call expr iterates ("gen" for
+// "gen()[]" and "collect(deploy)[]"), a bare name called.
+func iteratedCall(expr string) (string, bool) {
+	call, ok := strings.CutSuffix(expr, "[]")
+	if !ok || !isCallExpr(call) {
+		return "", false
+	}
+	gen := calleeOf(call)
+	return gen, gen != "" && !strings.ContainsAny(gen, ".()[]")
+}
+
 // entryValues is what an entry of a named container may hold, when expr
 // takes one: an element (`table[k]`, under its key when that is a
 // literal and the container keyed), or a lookup with .get
@@ -375,19 +386,22 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 			return vs
 		}
 	}
-	if gen, ok := strings.CutSuffix(b.FromExpr, "()[]"); ok && !strings.ContainsAny(gen, ".()[]") {
-		// for f in gen(): what the generator function yields.
-		fn, _ := c.lookupName(c.fi, b.Scope, gen, false, depth+1)
-		if !fn.isFunc() || fn.fi != c.fi {
+	if gen, ok := iteratedCall(b.FromExpr); ok {
+		// for f in gen(), for f in collect(deploy): what the generator
+		// function yields.
+		// A builtin with arguments (sorted(hooks, key=f)) is left to
+		// wrappedIter below.
+		if fn, _ := c.lookupName(c.fi, b.Scope, gen, false, depth+1); fn.isFunc() && fn.fi == c.fi {
+			var out []typ
+			for _, bi := range c.fi.scopes[fn.idx] {
+				if y := &c.fi.f.Bindings[bi]; y.Name == "yield[]" || y.Name == facts.ReturnName+"[]" {
+					out = append(out, c.bindingValues(y, depth+1)...) // (for f in make_list(): return [a, b])
+				}
+			}
+			return out
+		} else if strings.HasSuffix(b.FromExpr, "()[]") {
 			return nil
 		}
-		var out []typ
-		for _, bi := range c.fi.scopes[fn.idx] {
-			if y := &c.fi.f.Bindings[bi]; y.Name == "yield[]" || y.Name == facts.ReturnName+"[]" {
-				out = append(out, c.bindingValues(y, depth+1)...) // (for f in make_list(): return [a, b])
-			}
-		}
-		return out
 	}
 	if vs, ok := c.getattrValues(b.Scope, b.FromExpr, depth); ok {
 		return vs

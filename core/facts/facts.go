@@ -189,15 +189,16 @@ type Call struct {
 	// assigned (`lx.state = lexText`), put in a table or returned. Whoever
 	// holds the value may call it; the resolver makes a reference edge.
 	Ref bool
+	// Arity is one more than the number of positional arguments the
+	// call passes, recorded for Python calls of a value (`cb(x)`,
+	// `table[k](a, b)`), whose targets flow analysis guesses; 0 when not
+	// recorded, when the call passes keywords or unpacks (*xs, **kw), or
+	// passes more than 254. (A byte: it fits beside New and Ref.)
+	Arity uint8
 	// Caller indexes Defs: the innermost enclosing definition, or -1 when the
 	// call runs at module top level.
 	Caller int
 	Line   int
-	// Arity is one more than the number of positional arguments the
-	// call passes, recorded for Python calls of a value (`cb(x)`,
-	// `table[k](a, b)`), whose targets flow analysis guesses; 0 when not
-	// recorded or when the call passes keywords or unpacks (*xs, **kw).
-	Arity int
 }
 
 // Binding records a name whose type is known: a parameter or variable with a

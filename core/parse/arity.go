@@ -5,8 +5,8 @@ package parse
 // positional arguments, or 0 when the list passes a keyword argument,
 // unpacks (*xs, **kw) or cannot be read. It scans the text (brackets,
 // strings, comments) instead of walking the syntax tree, which would cost
-// a trip into C per argument.
-func pyArity(src []byte, from, to int) int {
+// a trip into C per argument. More than 254 arguments read as 0.
+func pyArity(src []byte, from, to int) uint8 {
 	if to > len(src) {
 		to = len(src)
 	}
@@ -46,7 +46,10 @@ func pyArity(src []byte, from, to int) int {
 				if !empty {
 					args++
 				}
-				return args + 1
+				if args > 254 {
+					return 0
+				}
+				return uint8(args + 1)
 			}
 			depth--
 		case depth > 0:

@@ -5,7 +5,7 @@ import "testing"
 func TestPyArity(t *testing.T) {
 	cases := []struct {
 		src  string
-		want int // positional arguments + 1; 0: not recorded
+		want uint8 // positional arguments + 1; 0: not recorded
 	}{
 		{"f()", 1},
 		{"f(a)", 2},

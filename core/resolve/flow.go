@@ -82,7 +82,7 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 		}
 	}
 	if call.Arity > 0 && len(out) > 1 {
-		out = byArity(out, call.Arity-1)
+		out = byArity(out, int(call.Arity)-1)
 	}
 	return out
 }

@@ -237,7 +237,7 @@ func decodeRecord(b []byte) (Record, error) {
 			x.New = d.bool()
 			x.Ref = d.bool()
 			x.Caller, x.Line = int(d.int()), int(d.int())
-			x.Arity = int(d.uint())
+			x.Arity = uint8(d.uint())
 		}
 	}
 	if n := d.count(); n > 0 {

@@ -75,15 +75,23 @@
 // file's frequency of a word sums its handles', names ×3, normalised by
 // the file's length with b = 0.75) plus its path (each word the path names
 // adds the word's idf over paths: runtime/netpoll_epoll.go for "epoll").
-// A handle's score is its own BM25 times the square of its coverage, plus
-// its file's score times the square of the file's coverage. Coverage is
-// the mean of the share of the pattern's idf and the share of its words
-// the handle (or the file) holds, the path counting as part of it (a word
-// the index does not know weighs as much as an average known one).
+// A handle's score is its own BM25 times the square of its coverage and
+// the square of its file's standing (the file's score over the best
+// file's, at least 0.1: a name matching two words of the question, in a
+// file that holds little else of it, does not outrank the file that
+// answers), plus its file's score. Coverage is the mean of the share of
+// the pattern's idf and the share of its words the handle (or the file)
+// holds, the path counting as part of it; a word's idf is over all its
+// forms together (a rare form does not make a common word rare), and a
+// word the index does not know weighs as much as an average known one.
+// A file's score is not scaled by its coverage: its BM25F has counted
+// the words it holds, and a long file holds a question's filler words
+// ("make sure", "exactly") by chance where the small file that does the
+// job does not; a file needs 0.3 of the question for its score to count.
 // Handles with less than half of both are dropped, except the best two
-// of each of the 64 best files (files need as much of the question as
-// handles do), which point into that file's answer; a note says when no
-// handle has every word. A one-word pattern has no file part. The best 400 then get priors: ×(1 + 0.6·share of the words
+// of each of the 64 best files, which point into that file's answer; a
+// note says when no handle has every word. A one-word pattern has no
+// file part. The best 400 then get priors: ×(1 + 0.6·share of the words
 // the path names), ×0.3 in a test file (unless the pattern asks about
 // tests), and for a one-identifier pattern (optionally qualified by
 // package or type) ×2 for a definition of exactly that name, ×1.5 for the

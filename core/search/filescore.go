@@ -29,6 +29,14 @@ const (
 	fileB          = 0.75 // length normalisation of files
 	fileK1         = 1.2  // saturation of a file's frequency of a word
 	fileShare      = 1.0  // how much of its file's score a handle gets
+	// fileCoverMin is the least coverage (share of the question, see
+	// textHits) a file needs for its score to count; handleCoverMin the
+	// least a handle needs to be shown on its own.
+	fileCoverMin   = 0.3
+	handleCoverMin = 0.5
+	// minStanding is the least standing (its file's score over the best
+	// file's) a handle's own score is scaled by, squared.
+	minStanding = 0.1
 )
 
 // fileAccum gathers, for one query, each touched file's weighted

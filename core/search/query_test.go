@@ -155,13 +155,14 @@ func TestPartialWordMatches(t *testing.T) {
 	if len(r.Handles) == 0 || !strings.Contains(r.Note, "no handle contains every word") || labels(r.Handles)[0] != "auth/auth.py::AuthController.authenticate" {
 		t.Errorf("partial match: %v, note %q", labels(r.Handles), r.Note)
 	}
-	// One of three words is less than half: nothing.
-	r, err = fx.ix.Query(QueryParams{Pattern: "authenticate qqqzzz wwwyyy"}, nil)
+	// One of four words is less than a file needs (fileCoverMin) and less
+	// than half, which a handle needs: nothing.
+	r, err = fx.ix.Query(QueryParams{Pattern: "authenticate qqqzzz wwwyyy vvvxxx"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Handles) != 0 || r.TotalMatches != 0 {
-		t.Errorf("one word of three matched %v", labels(r.Handles))
+		t.Errorf("one word of four matched %v", labels(r.Handles))
 	}
 }
 

@@ -191,6 +191,22 @@ func sortByDF(ix *Index, ts []uint32) {
 	sortSlice(ts, func(a, b uint32) bool { return len(ix.terms[a].post) > len(ix.terms[b].post) })
 }
 
+// wordIDF is the idf of a query word over all its terms together: a doc
+// matches the word when it holds any of them, so the word is as rare as
+// their postings together. The rarest form alone ("makers" for make)
+// would make a common word weigh like a rare one in a question's
+// coverage.
+func wordIDF(ix *Index, n int, w qword) float64 {
+	df := 0
+	for _, t := range w.terms {
+		df += len(ix.terms[t].post)
+	}
+	if df == 0 {
+		return 0
+	}
+	return idf(n, min(df, n))
+}
+
 // idf of a term with df postings among N docs.
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
@@ -271,9 +287,12 @@ func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMa
 // share of the query's idf those words carry (a word the index does not
 // know weighs as much as an average known word) and the share of its
 // words: a handle with every word leads, and one with the rare words
-// of a question outranks one with only its common words. Docs with less
-// than half the coverage and half the words are dropped; partial is true
-// when no doc has every word. The best candidates then get the priors only a code index has: a path
+// of a question outranks one with only its common words; with several
+// words, it is also scaled by its file's standing and gets its file's
+// score (see filescore.go and doc.go). Docs with less than half the
+// coverage and half the words are dropped (unless they are among the
+// best of one of the best files); partial is true when no doc has every
+// word. The best candidates then get the priors only a code index has: a path
 // that names the query's words (compress/gzip for "gzip header") lifts a
 // doc, a test file sinks unless the query asks about tests.
 func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) (h *hits, partial bool) {
@@ -302,9 +321,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 		}
 		full |= 1 << uint(i)
 		nReq++
-		for _, t := range w.terms {
-			wIDF[i] = max(wIDF[i], idf(n, len(ix.terms[t].post)))
-		}
+		wIDF[i] = wordIDF(ix, n, w)
 		total += wIDF[i]
 		if wIDF[i] == 0 {
 			unknown++
@@ -344,14 +361,14 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 	if len(words) <= 10 {
 		covCache = make([]float64, 1<<uint(len(words)))
 	}
-	coverage := func(mask uint64) (cov float64, ok bool) {
+	coverageAt := func(mask uint64, least float64) (cov float64, ok bool) {
 		mask &= full
 		if mask == full {
 			return 1, true
 		}
 		if covCache != nil {
 			if c := covCache[mask]; c != 0 {
-				return c, c >= 0.5 || float64(popcount(mask)) >= 0.5*float64(nReq)
+				return c, c >= least || float64(popcount(mask)) >= least*float64(nReq)
 			}
 			defer func() { covCache[mask] = cov }()
 		}
@@ -362,8 +379,9 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 		}
 		count := float64(popcount(mask)) / float64(nReq)
 		cov = (cov/total + count) / 2
-		return cov, cov >= 0.5 || count >= 0.5
+		return cov, cov >= least || count >= least
 	}
+	coverage := func(mask uint64) (float64, bool) { return coverageAt(mask, handleCoverMin) }
 	// The file part of every touched file (see filescore.go), by row of fa.
 	var filePart []float64
 	if fa != nil {
@@ -378,9 +396,13 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 		filePart = ix.fileScores(fa, pm, stems)
 		h.fileCover = make(map[*fileEntry]float64, len(filePart))
 		for r := range filePart {
-			c, ok := coverage(fa.mask[r] | pm[r])
+			c, ok := coverageAt(fa.mask[r]|pm[r], fileCoverMin)
 			if ok {
-				filePart[r] *= fileShare * c * c
+				// Not scaled by coverage: BM25F has counted the words the
+				// file holds, and a long file holds a question's filler
+				// words ("make sure", "exactly") by chance, which a small
+				// file that does the job does not.
+				filePart[r] *= fileShare
 			} else {
 				filePart[r] = 0 // a file with too little of the question lifts nothing
 			}
@@ -408,6 +430,21 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 			h.cover[d] = cov
 		}
 	}
+	// A handle's own score counts by its file's standing among the
+	// files: a name that matches two words of a question in a file that
+	// holds little else of it (lib2to3's diff_texts for "a line-by-line
+	// diff between two texts") must not outrank the file that answers.
+	bestFile := 0.0
+	for _, x := range filePart {
+		bestFile = max(bestFile, x)
+	}
+	standing := func(fp float64) float64 {
+		if bestFile == 0 {
+			return 1
+		}
+		x := max(fp/bestFile, minStanding)
+		return x * x
+	}
 	complete := false
 	for _, d := range a.touched {
 		e := &a.e[d]
@@ -421,7 +458,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 			fp = filePart[r]
 		}
 		if ok {
-			h.score[d] = e.score*cov*cov + fp
+			h.score[d] = e.score*cov*cov*standing(fp) + fp
 			setCover(d, cov)
 			continue
 		}
@@ -446,7 +483,7 @@ func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) 
 			}
 			d := x - 1
 			cov, _ := coverage(a.e[d].mask)
-			h.score[d] = filePart[r] + a.e[d].score*cov*cov
+			h.score[d] = filePart[r] + a.e[d].score*cov*cov*standing(filePart[r])
 			setCover(d, cov)
 		}
 	}

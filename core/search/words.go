@@ -39,7 +39,8 @@ func init() {
 const optionalWeight = 0.5
 
 // lightStem strips the common English inflections of a lower-case word:
-// plurals, -ed, -ing, -er, -ion and a final e, undoubling a final
+// plurals, -ed, -ing, -er, -or (leaving five letters: selector → select),
+// -ion and a final e, undoubling a final
 // consonant (stopped → stop), so that the forms of one word share it.
 // Words of three letters or fewer are their own stem.
 func lightStem(w string) string {
@@ -56,8 +57,12 @@ func lightStem(w string) string {
 	case strings.HasSuffix(s, "s") && !strings.HasSuffix(s, "us") && !strings.HasSuffix(s, "is"):
 		s = s[:len(s)-1]
 	}
-	for _, suf := range []string{"ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ed", "es"} {
-		if strings.HasSuffix(s, suf) && len(s)-len(suf) >= 3 {
+	for _, suf := range []string{"ations", "ation", "ions", "ion", "ings", "ing", "ers", "er", "ors", "or", "ed", "es"} {
+		least := 3
+		if suf[0] == 'o' {
+			least = 5 // selector → select, editor stays (not "edit"), author not "auth"
+		}
+		if strings.HasSuffix(s, suf) && len(s)-len(suf) >= least {
 			s = s[:len(s)-len(suf)]
 			if n := len(s); n >= 4 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouls", rune(s[n-1])) {
 				s = s[:n-1] // stopp → stop, but keep "fill", "pass"

@@ -16,6 +16,8 @@ func TestLightStem(t *testing.T) {
 		{"compress", "compression", "compressed"},
 		{"match", "matches", "matched", "matching"},
 		{"class", "classes"},
+		{"select", "selector", "selectors"},
+		{"collect", "collector", "collectors"},
 	}
 	for _, g := range groups {
 		want := lightStem(g[0])
@@ -26,7 +28,7 @@ func TestLightStem(t *testing.T) {
 		}
 	}
 	// Different words keep different stems.
-	for _, p := range [][2]string{{"status", "state"}, {"fill", "file"}, {"pass", "pas"}, {"read", "ready"}} {
+	for _, p := range [][2]string{{"status", "state"}, {"fill", "file"}, {"pass", "pas"}, {"read", "ready"}, {"author", "auth"}, {"factor", "fact"}} {
 		if lightStem(p[0]) == lightStem(p[1]) {
 			t.Errorf("%q and %q share the stem %q", p[0], p[1], lightStem(p[0]))
 		}

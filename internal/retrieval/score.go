@@ -201,8 +201,10 @@ type FillingRun struct {
 // SetNotes describe question sets in a report, by set name.
 var SetNotes = map[string]string{
 	"questions": "written from what each file does, not from its words; ranking work looked at these questions and their misses",
-	"heldout": "written the same way before the second round of ranking work and never used to tune it: the figure that says " +
-		"whether a ranking change generalises",
+	"heldout": "written the same way before the second round of ranking work and never used to tune it; the third round " +
+		"looked at its misses too, so it is now a tuning set like the first",
+	"heldout2": "written the same way before the third round of ranking work, over packages neither other set uses, and " +
+		"never used to tune it: the figure that says whether round 3 generalises",
 }
 
 // LoadAverage is the machine's one-minute load average (-1 when unknown).

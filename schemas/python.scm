@@ -195,6 +195,15 @@
    function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
    arguments: (argument_list . (_) . [(identifier) (attribute) (lambda)] @cc.bind.value))
  (#match? @_add "^(insert|setdefault)$"))
+; a dict of lists filled in place: hooks.setdefault(event, []).append(fn)
+; (its entries' elements count as its elements; see resolve)
+((call
+   function: (attribute
+     object: (call function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_sd))
+     attribute: (identifier) @_add)
+   arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
+ (#eq? @_sd "setdefault")
+ (#match? @_add "^(append|add)$"))
 ((call
    function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
    arguments: (argument_list . [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
@@ -230,12 +239,12 @@
 
 (for_statement
   left: (identifier) @cc.bind.name
-  right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
+  right: [(identifier) (attribute) (call function: (identifier)) (subscript value: (identifier))] @cc.bind.iter)
 ; comprehensions and generator expressions take elements the same way:
 ; c.dump() for c in self.children
 (for_in_clause
   left: (identifier) @cc.bind.name
-  right: [(identifier) (attribute) (call function: (identifier))] @cc.bind.iter)
+  right: [(identifier) (attribute) (call function: (identifier)) (subscript value: (identifier))] @cc.bind.iter)
 (for_statement
   left: (identifier) @cc.bind.name
   right: (list [(identifier) (attribute) (lambda)] @cc.bind.value))

@@ -326,6 +326,8 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		return c.fieldValues(scope, name[:len(name)-len(field)-1], field)
 	}
 	defs := fi.f.Defs
+	head, _, _ := strings.Cut(name, "[")
+	shadowed := false
 	for s := scope; ; s = defs[s].Parent {
 		s = skipClassBody(defs, s, scope)
 		var out []typ
@@ -333,6 +335,9 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		from, to := c.live(s, name)
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
+			if s >= 0 && len(fi.globalElems[name]) > 0 && b.Name == head {
+				shadowed = true // a local container of that name
+			}
 			if b.Name != name || dead(b, from, to) {
 				continue
 			}
@@ -341,6 +346,13 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 				*c.steps--
 			}
 			out = append(out, c.bindingValues(b, depth+1)...)
+		}
+		if s < 0 && !shadowed {
+			// The module's container, filled inside functions too.
+			for _, bi := range fi.globalElems[name] {
+				found = true
+				out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth+1)...)
+			}
 		}
 		if found {
 			return out
@@ -431,7 +443,16 @@ func (c *callCtx) bindingValues(b *facts.Binding, depth int) []typ {
 		if len(vs) > 0 {
 			return vs
 		}
-		if strings.HasSuffix(e, "[]") {
+		if inner, ok := strings.CutSuffix(e, "[]"); ok {
+			if head, ok := elementOf(inner); ok && c.fi.f.Lang == "python" {
+				// for fn in hooks[event]: a dict of lists filled with
+				// hooks.setdefault(event, []).append(fn) holds fn among
+				// its elements.
+				restore := c.readAt(b.Scope, b.Line)
+				vs = c.valuesOf(b.Scope, head+"[]", depth)
+				restore()
+				return vs
+			}
 			return nil
 		}
 	}

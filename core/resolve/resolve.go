@@ -159,6 +159,11 @@ type fileInfo struct {
 	// flow looks further only for those.
 	bound  map[string]bool
 	owners map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
+	// globalElems lists, by name ("HOOKS[]"), the Python bindings of a
+	// container's elements made inside a function for a name the
+	// function does not bind itself: the module's container, filled
+	// where it registers (`def register(fn): HOOKS.append(fn)`).
+	globalElems map[string][]int
 	lang   *langSpec
 	// otherBuild marks a Go file the default build leaves out (another
 	// GOOS or GOARCH, a tag): a name defined in the package's other files
@@ -306,6 +311,38 @@ func (fi *fileInfo) reset(f *facts.File) {
 			}
 			fi.argFlows[b.Name] = append(fi.argFlows[b.Name], i)
 		}
+	}
+	if f.Lang == "python" {
+		indexGlobalElems(fi)
+	}
+}
+
+// indexGlobalElems fills fi.globalElems (see fileInfo).
+func indexGlobalElems(fi *fileInfo) {
+	f := fi.f
+	for i := range f.Bindings {
+		b := &f.Bindings[i]
+		head, _, ok := strings.Cut(b.Name, "[")
+		if !ok || head == "" || b.Scope < 0 || strings.ContainsAny(head, ".()") || f.Defs[b.Scope].Kind != facts.Func {
+			continue
+		}
+		if _, param := paramPos(f.Defs[b.Scope].Signature, head); param {
+			continue
+		}
+		local := false
+		for _, bj := range fi.scopes[b.Scope] {
+			if f.Bindings[bj].Name == head {
+				local = true
+				break
+			}
+		}
+		if local {
+			continue
+		}
+		if fi.globalElems == nil {
+			fi.globalElems = map[string][]int{}
+		}
+		fi.globalElems[b.Name] = append(fi.globalElems[b.Name], i)
 	}
 }
 

@@ -164,7 +164,7 @@ type fileInfo struct {
 	// function does not bind itself: the module's container, filled
 	// where it registers (`def register(fn): HOOKS.append(fn)`).
 	globalElems map[string][]int
-	lang   *langSpec
+	lang        *langSpec
 	// otherBuild marks a Go file the default build leaves out (another
 	// GOOS or GOARCH, a tag): a name defined in the package's other files
 	// too binds to theirs (see better).

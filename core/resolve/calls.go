@@ -1283,6 +1283,19 @@ func (c *callCtx) submodule(mods []*fileInfo, s string) []*fileInfo {
 	return nil
 }
 
+// isFieldName reports whether a binding's name is field s set in a
+// method: "self.s", "this.s" or "@s" (without building those strings: this
+// runs for every binding of every method of a class looked into).
+func isFieldName(name, s string) bool {
+	switch len(name) - len(s) {
+	case 5:
+		return (name[:5] == "self." || name[:5] == "this.") && name[5:] == s
+	case 1:
+		return name[0] == '@' && name[1:] == s
+	}
+	return false
+}
+
 // fieldType is the type of field s of an instance: a binding in the class
 // body (Go struct fields, Java/TS fields, annotated Python attributes), an
 // attribute assigned in a method (`self.s = T()`, `this.s = new T()`,
@@ -1311,7 +1324,7 @@ func (c *callCtx) fieldType(t typ, s string, depth int) typ {
 	for _, k := range fi.children[ci] {
 		for _, bi := range fi.scopes[k] {
 			b := &fi.f.Bindings[bi]
-			if b.Name == "self."+s || b.Name == "this."+s || b.Name == "@"+s {
+			if isFieldName(b.Name, s) {
 				return cc.bindingType(b, depth+1)
 			}
 		}

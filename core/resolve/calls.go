@@ -478,6 +478,12 @@ func (c *callCtx) callValue(t typ) (defRef, graph.Confidence, bool) {
 		if ref.valid() {
 			return ref, min(conf, graph.Inferred), true
 		}
+	case t.cls.valid() && t.instance && t.cls.fi.f.Lang == "python":
+		// An instance called (WSGI middleware's self.app(environ) holding
+		// a Router): its class's __call__.
+		if m, ok := c.methodOf(t, "__call__", 0); ok && m.isFunc() {
+			return m, min(max(t.conf, graph.NameMatch), graph.Inferred), true
+		}
 	}
 	return defRef{}, 0, false
 }

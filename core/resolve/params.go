@@ -613,15 +613,16 @@ func paramName(item string) string {
 	return strings.TrimSpace(item)
 }
 
-// starParam finds *name (kind 1, at position pos) or **name (kind 2) in
-// the first parameter list of sig; kind 0 when there is neither.
+// starParam finds *name or JavaScript's ...name (kind 1, at position pos)
+// or **name (kind 2) in the first parameter list of sig; kind 0 when there
+// is neither.
 func starParam(sig, name string) (pos, kind int) {
-	if !strings.Contains(sig, "*"+name) {
+	if !strings.Contains(sig, "*"+name) && !strings.Contains(sig, "..."+name) {
 		return 0, 0
 	}
 	eachParam(sig, func(i int, item string) bool {
 		switch paramName(item) {
-		case "*" + name:
+		case "*" + name, "..." + name: // JavaScript's rest parameter too
 			pos, kind = i, 1
 		case "**" + name:
 			pos, kind = i, 2

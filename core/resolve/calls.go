@@ -1623,6 +1623,13 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		}
 	}
 	cur := c.atom(scope, segs[0], depth)
+	if !cur.known() && len(segs) == 2 && family(c.fi.f.Lang) == "js" {
+		// const store = { add(n) {} }: store.add as a value (passed,
+		// stored, bound) is that function.
+		if ref, ok := c.objectMethod(scope, segs[0], segs[1]); ok {
+			return typ{fn: ref, conf: graph.Resolved}
+		}
+	}
 	for _, s := range segs[1:] {
 		if !cur.known() {
 			return typ{via: cur.via}

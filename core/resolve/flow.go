@@ -327,6 +327,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 	}
 	defs := fi.f.Defs
 	head, _, _ := strings.Cut(name, "[")
+	globals := fi.globalElems[name] // filled inside functions (see fileInfo)
 	shadowed := false
 	for s := scope; ; s = defs[s].Parent {
 		s = skipClassBody(defs, s, scope)
@@ -335,7 +336,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		from, to := c.live(s, name)
 		for _, bi := range fi.scopes[s] {
 			b := &fi.f.Bindings[bi]
-			if s >= 0 && len(fi.globalElems[name]) > 0 && b.Name == head {
+			if s >= 0 && len(globals) > 0 && b.Name == head {
 				shadowed = true // a local container of that name
 			}
 			if b.Name != name || dead(b, from, to) {
@@ -349,7 +350,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 		}
 		if s < 0 && !shadowed {
 			// The module's container, filled inside functions too.
-			for _, bi := range fi.globalElems[name] {
+			for _, bi := range globals {
 				found = true
 				out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth+1)...)
 			}

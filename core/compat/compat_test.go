@@ -127,3 +127,25 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestFits(t *testing.T) {
+	cases := []struct {
+		sig  string
+		call Call
+		want Verdict
+	}{
+		{"lambda a, b", Call{Positional: 2}, Fine},
+		{"lambda a, b", Call{Positional: 1}, Breaks},
+		{"lambda a", Call{Positional: 2}, Breaks},
+		{"def clamp(a, lo=0, hi=1)", Call{Positional: 1}, Fine},
+		{"def f(*args)", Call{Positional: 5}, Fine},
+		{"def m(self, x)", Call{Positional: 1, Bound: true}, Fine},
+		{"def m(self, x)", Call{Positional: 1}, Breaks},
+		{"not a signature", Call{Positional: 1}, Unknown},
+	}
+	for _, c := range cases {
+		if got := Fits(Parse("python", c.sig), c.call); got != c.want {
+			t.Errorf("Fits(%q, %+v) = %v, want %v", c.sig, c.call, got, c.want)
+		}
+	}
+}

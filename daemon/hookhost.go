@@ -45,7 +45,7 @@ func (h hookHost) View(root string) (hooks.View, bool) {
 // hookView is a workspace as the hook engine sees it.
 func hookView(s workspace.Snapshot) hooks.View {
 	v := hooks.View{Root: s.Root, State: s.State, Error: s.Err, Graph: s.Graph, LSP: strings.TrimSpace(s.LSP.Line() + " " + s.Precise.Line()),
-		Phase: s.Phase, Done: s.Done, Total: s.Total}
+		Phase: s.Phase, Done: s.Done, Total: s.Total, Runs: s.Runs}
 	if s.Result != nil {
 		v.Files = s.Result.Summary.Parsed
 		v.Languages = s.Result.Summary.Languages

@@ -76,7 +76,7 @@ func (h mcpHost) Graph(ctx context.Context, root string) (*graph.Graph, mcp.Meta
 		}
 		return nil, mcp.Meta{}, fmt.Errorf("%w: %s", mcp.ErrIndexing, s.Root)
 	}
-	return s.Graph, mcp.Meta{Root: s.Root, Generation: s.Generation, Head: s.Head, Fresh: s.Fresh}, nil
+	return s.Graph, mcp.Meta{Root: s.Root, Generation: s.Generation, Head: s.Head, Fresh: s.Fresh, Runs: s.Runs}, nil
 }
 
 func (h mcpHost) Board(root string) (*board.Board, error) {

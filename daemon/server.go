@@ -330,7 +330,8 @@ func (d *Daemon) handleImpact(w http.ResponseWriter, r *http.Request) {
 	if ws == nil {
 		return
 	}
-	rep, im, err := report.ImpactOf(g, sym, depth, graph.Filter{MinConfidence: conf}, in.Precise)
+	runs, _ := ws.TestRuns()
+	rep, im, err := report.ImpactOf(g, sym, depth, graph.Filter{MinConfidence: conf, Runs: runs}, in.Precise)
 	if err != nil {
 		fail(w, err)
 		return

@@ -25,6 +25,10 @@ type Filter struct {
 	// Refs also follows references (a function named as a value where it
 	// is not called: a callback, a method value, a table entry).
 	Refs bool
+	// Runs, when set, is a recording of the test suite (which tests ran
+	// which functions): TestsOf then names the tests it saw running a node
+	// it knows instead of every test the graph's closure reaches.
+	Runs TestRuns
 }
 
 func (f Filter) follows(e *edge) bool {

@@ -20,7 +20,13 @@ type Impact struct {
 	TestsComplete bool
 	Dispatch      map[int]bool
 	Value         map[int]bool
-	Depth         int
+	// Ran marks the tests a recording saw running the target; Unrun
+	// counts the tests the graph reaches that the recording ran without
+	// them running it (left out of Tests). Both are empty without a
+	// recording that knows the target (Filter.Runs).
+	Ran   map[int]bool
+	Unrun int
+	Depth int
 }
 
 // Impact computes the impact of node i. depth bounds the transitive slice
@@ -36,6 +42,8 @@ func (g *Graph) Impact(i, depth int, f Filter) Impact {
 		TestsComplete: tr.Complete,
 		Dispatch:      tr.Dispatch,
 		Value:         tr.Value,
+		Ran:           tr.Ran,
+		Unrun:         tr.Unrun,
 		Depth:         depth,
 	}
 }

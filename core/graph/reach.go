@@ -28,6 +28,23 @@ type TestReach struct {
 	Complete bool
 	// Visited counts the nodes the search went through.
 	Visited int
+	// Ran marks the tests a recording of the test suite saw running the
+	// node (see TestRuns); Unrun counts the tests the graph's closure
+	// reaches that the recording ran without them running the node, left
+	// out of Tests.
+	Ran   map[int]bool
+	Unrun int
+}
+
+// TestRuns is a recording of which tests ran which functions, by node id.
+type TestRuns interface {
+	// TestsRan returns the tests seen running the function with node id
+	// id, and whether the recording knew the function (a function added
+	// since is not known: nothing can be said of it).
+	TestsRan(id string) (tests []string, known bool)
+	// Recorded reports whether the test with node id id ran in the
+	// recording (a test written since did not).
+	Recorded(id string) bool
 }
 
 // TestsOf searches the whole reverse call closure of node i (every
@@ -38,6 +55,62 @@ type TestReach struct {
 // function named as a value being reached by whoever reaches the place
 // that names it.
 func (g *Graph) TestsOf(i int, f Filter, budget int) TestReach {
+	r := g.testsInGraph(i, f, budget)
+	if f.Runs != nil {
+		g.applyRuns(i, f.Runs, &r)
+	}
+	return r
+}
+
+// applyRuns replaces the tests found in the graph by those a recording
+// saw running node i (every function of a class or module) when the
+// recording knows each of them: a test the recording ran counts only if
+// it ran the node, one it did not run (written since, or outside what was
+// recorded) keeps the graph's word.
+func (g *Graph) applyRuns(i int, runs TestRuns, r *TestReach) {
+	ran := map[int]bool{}
+	funcs := 0
+	for _, s := range g.Seeds(i) {
+		n := g.Nodes[s]
+		if n.Kind == Module || n.Kind == Class {
+			continue
+		}
+		tests, known := runs.TestsRan(n.ID)
+		if !known {
+			return
+		}
+		funcs++
+		for _, id := range tests {
+			if t, ok := g.Index(id); ok {
+				ran[t] = true
+			}
+		}
+	}
+	if funcs == 0 {
+		return // a class or module without functions: the graph's word
+	}
+	keep := r.Tests[:0:0]
+	for _, t := range r.Tests {
+		switch {
+		case ran[t]:
+		case runs.Recorded(g.Nodes[t].ID):
+			r.Unrun++
+			continue
+		}
+		keep = append(keep, t)
+	}
+	for t := range ran {
+		if !slices.Contains(keep, t) {
+			keep = append(keep, t)
+		}
+	}
+	sort.Slice(keep, func(a, b int) bool { return g.Nodes[keep[a]].ID < g.Nodes[keep[b]].ID })
+	r.Tests = keep
+	r.Ran = ran
+	r.Complete = true
+}
+
+func (g *Graph) testsInGraph(i int, f Filter, budget int) TestReach {
 	if budget <= 0 {
 		budget = TestBudget
 	}

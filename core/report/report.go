@@ -52,10 +52,12 @@ type Test struct {
 	Label string `json:"label"`
 	Path  string `json:"path"`
 	Line  int    `json:"line,omitempty"`
-	// Via is "interface" for a test that reaches the target only through
-	// an interface method the target implements, "value" for one that
-	// reaches it only where it is named as a value (a callback, a table
-	// entry, a method the standard library calls back).
+	// Via is "ran" for a test a recording of the test suite saw running
+	// the target (`ccd tests record`), "interface" for a test that
+	// reaches the target only through an interface method the target
+	// implements, "value" for one that reaches it only where it is named
+	// as a value (a callback, a table entry, a method the standard
+	// library calls back).
 	Via string `json:"via,omitempty"`
 }
 
@@ -70,7 +72,15 @@ type Impact struct {
 	// TestsComplete says the search for tests went through the target's
 	// whole reverse call closure (false: it stopped at a budget, and a
 	// missing test proves nothing). TestCommand runs the tests.
-	TestsComplete bool     `json:"tests_complete"`
+	TestsComplete bool `json:"tests_complete"`
+	// TestsNotRun counts the tests the call graph reaches that a
+	// recording of the test suite ran without them running the target:
+	// left out of Tests.
+	TestsNotRun int `json:"tests_not_run,omitempty"`
+	// TestsRecorded says the tests come from a recording of the test
+	// suite that knows the target (`ccd tests record`): the tests seen
+	// running it, and those the recording did not run.
+	TestsRecorded bool     `json:"tests_recorded,omitempty"`
 	TestCommand   string   `json:"test_command,omitempty"`
 	Depth         int      `json:"depth"`
 	OtherMatches  []string `json:"other_matches"`
@@ -131,6 +141,8 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 		n := g.Nodes[t]
 		tt := Test{ID: n.ID, Label: Label(n), Path: n.Path, Line: n.StartLine}
 		switch {
+		case im.Ran[t]:
+			tt.Via = "ran"
 		case im.Dispatch[t]:
 			tt.Via = "interface"
 		case im.Value[t]:
@@ -139,6 +151,8 @@ func NewImpact(g *graph.Graph, im graph.Impact, others []int) *Impact {
 		r.Tests = append(r.Tests, tt)
 	}
 	r.TestsComplete = im.TestsComplete
+	r.TestsNotRun = im.Unrun
+	r.TestsRecorded = im.Ran != nil
 	r.TestCommand = TestCommand(g, im.Tests)
 	for _, o := range others {
 		r.OtherMatches = append(r.OtherMatches, g.Nodes[o].ID)
@@ -288,8 +302,15 @@ func (r *Impact) WriteText(w io.Writer) {
 	switch {
 	case !r.TestsComplete:
 		testsHead += fmt.Sprintf(" (the search stopped after %d symbols: there may be more)", graph.TestBudget)
+	case r.TestsRecorded && len(r.Tests) == 0:
+		testsHead = fmt.Sprintf("Affected tests (0): no test ran %s when the suite was recorded (ccd tests record)", name)
+	case r.TestsRecorded:
+		testsHead = fmt.Sprintf("Affected tests (%d): tests seen running %s when the suite was recorded (ccd tests record)", len(r.Tests), name)
 	case len(r.Tests) == 0:
 		testsHead = fmt.Sprintf("Affected tests (0): no test reaches %s through its callers", name)
+	}
+	if r.TestsNotRun > 0 {
+		testsHead += fmt.Sprintf("; %d more reach it in the call graph but did not run it", r.TestsNotRun)
 	}
 	section(testsHead, []string{"TEST", "DEFINED AT", "VIA"}, len(r.Tests), func(i int) []string {
 		via := "calls"

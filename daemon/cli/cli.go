@@ -47,6 +47,7 @@ func init() {
 		{"doctor", "[--json]", "per language: grammar, schema, language server (found, version, sessions, last error)", runDoctor},
 		{"impact", "[--root DIR] SYMBOL [--depth N] [--min-confidence C] [--json]", "callers, callees, blast radius and affected tests of a symbol", runImpact},
 		{"symbols", "[--root DIR] QUERY [--limit N] [--json]", "find symbols by name (fuzzy)", runSymbols},
+		{"tests", "record|show [DIR] [--budget 10m] [--per-test 2m]", "record which tests run which functions (runs the Go and Python unittest suites, each test on its own, under a tracer) so affected tests name the tests that really run a function; show the recording", runTests},
 		{"index", "[DIR]", "index DIR and print a summary", runIndex},
 		{"check-store", "DB", "check a workspace database file page by page (the daemon runs it in a child process before opening one)", runCheckStore},
 		{"daemon", "[--detach]", "run the resident daemon (foreground, or --detach to start it in the background)", runDaemon},

@@ -156,7 +156,7 @@ func TestEditCardNamesEveryCallSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := diffFile(before, after, "dec.go", lineChanges{})
-	text, _ := editCard(before, after, "dec.go", cs, 900, newSiteReader(dir))
+	text, _ := editCard(before, after, "dec.go", cs, 900, newSiteReader(dir), nil)
 	if !strings.Contains(text, "passes 1 argument, literalStore now takes 2: use.go:4,5,7 decode") {
 		t.Errorf("the card does not cite every call site:\n%s", text)
 	}
@@ -219,7 +219,7 @@ func TestSignatureCards(t *testing.T) {
 			cs := diffFile(res.Graph, after, "app/records.py", lineChanges{})
 			r := newSiteReader(dir)
 			defer r.close()
-			text, risky := editCard(res.Graph, after, "app/records.py", cs, 2000, r)
+			text, risky := editCard(res.Graph, after, "app/records.py", cs, 2000, r, nil)
 			for _, w := range c.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("card lacks %q:\n%s", w, text)
@@ -300,7 +300,7 @@ func TestSignatureCardSites(t *testing.T) {
 			cs := diffFile(res.Graph, after, c.path, lineChanges{})
 			r := newSiteReader(dir)
 			defer r.close()
-			text, _ := editCard(res.Graph, after, c.path, cs, 2000, r)
+			text, _ := editCard(res.Graph, after, c.path, cs, 2000, r, nil)
 			for _, w := range c.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("card lacks %q:\n%s", w, text)

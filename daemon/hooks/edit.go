@@ -319,6 +319,10 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	}
 	sites := newSiteReader(root)
 	defer sites.close()
+	var runs graph.TestRuns
+	if v, ok := e.host.View(root); ok {
+		runs = v.Runs
+	}
 	var texts, ids []string
 	changed := false
 	for i, p := range paths {
@@ -328,7 +332,7 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 			continue
 		}
 		changed = true
-		text, risky := editCard(before, after, rels[i], changes, e.pol.CardMax, sites)
+		text, risky := editCard(before, after, rels[i], changes, e.pol.CardMax, sites, runs)
 		if len(risky) > 0 {
 			e.withSession(ev, func(s *session) {
 				for _, c := range risky {
@@ -367,22 +371,28 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 type riskyEdit = edited
 
 // editCard says what an edit changed, which callers may break and which
-// tests to run. It returns "" when nothing changed that has callers or
-// tests, and the risky edits to remember.
-func editCard(before, after *graph.Graph, rel string, changes []symChange, max int, sites *siteReader) (string, []riskyEdit) {
+// tests to run (those a recording saw running the changed code when runs
+// knows it, see graph.TestsOf). It returns "" when nothing changed that
+// has callers or tests, and the risky edits to remember.
+func editCard(before, after *graph.Graph, rel string, changes []symChange, max int, sites *siteReader, runs graph.TestRuns) (string, []riskyEdit) {
 	var lines []string
 	var risky []riskyEdit
 	var testIDs []string
 	seenTest := map[string]bool{}
 	searchCut := false // a test search stopped at its budget
+	searched, recorded := 0, 0
 	addTests := func(id string) {
 		g := before
 		i, ok := before.Index(id)
 		if !ok {
 			return
 		}
-		tr := g.TestsOf(i, graph.Filter{}, 0)
+		tr := g.TestsOf(i, graph.Filter{Runs: runs}, 0)
 		searchCut = searchCut || !tr.Complete
+		searched++
+		if tr.Ran != nil {
+			recorded++
+		}
 		for _, t := range tr.Tests {
 			tid := g.Nodes[t].ID
 			if !seenTest[tid] {
@@ -489,6 +499,14 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 			next = "no test was found within " + fmt.Sprint(graph.TestBudget) + " callers (the search stopped there); check the callers above by hand"
 		} else {
 			next += "; no test was found within the search budget"
+		}
+	} else if searched > 0 && recorded == searched {
+		// Every changed symbol is known to the recording and no test ran
+		// it: say where that comes from.
+		if next == "" {
+			next = "no test ran the changed code when the suite was recorded (ccd tests record); check the callers above by hand or add a test"
+		} else {
+			next += "; no test ran the changed code when the suite was recorded"
 		}
 	} else if next == "" {
 		next = "no test reaches the changed code; check the callers above by hand or add a test"

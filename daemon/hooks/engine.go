@@ -67,6 +67,10 @@ type View struct {
 	Total     int
 	// LSP is a short line on language-server availability, "" when unknown.
 	LSP string
+	// Runs is the workspace's recording of which tests run which
+	// functions (`ccd tests record`), nil when there is none: cards then
+	// name the tests seen running a function.
+	Runs graph.TestRuns
 }
 
 // BoardInfo is the part of an evidence board a card shows.

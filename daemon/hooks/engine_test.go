@@ -234,7 +234,7 @@ func TestDiffFileRename(t *testing.T) {
 	if len(got) == 0 || got[0] != want {
 		t.Fatalf("changes %v, want %s first", got, want)
 	}
-	text, risky := editCard(before, after, "shop/pricing.py", cs, 900, nil)
+	text, risky := editCard(before, after, "shop/pricing.py", cs, 900, nil, nil)
 	// The call site (line 6), not price_of's definition line.
 	if !strings.Contains(text, "RENAMED base_price → list_price but callers still use the old name: shop/pricing.py:6 price_of") {
 		t.Errorf("card:\n%s", text)

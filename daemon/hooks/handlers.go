@@ -223,7 +223,7 @@ func (e *Engine) searchCard(root, id string) (string, string) {
 	n := g.Nodes[first]
 	callers := g.Neighbors(first, graph.In, graph.Filter{})
 	c := card{head: fmt.Sprintf("[ccd search] %s is defined at %s (%s %s, %s, %s).", id, loc(n.Path, n.StartLine),
-		n.Kind, label(n), words.Count(len(callers), "caller", "callers"), words.Count(len(g.TestsOf(first, graph.Filter{}, 0).Tests), "test", "tests"))}
+		n.Kind, label(n), words.Count(len(callers), "caller", "callers"), words.Count(len(g.TestsOf(first, graph.Filter{Runs: v.Runs}, 0).Tests), "test", "tests"))}
 	if len(callers) > 0 {
 		c.body = append(c.body, "Callers: "+callerList(g, callers, true, 4))
 	}
@@ -339,7 +339,7 @@ func (e *Engine) afterRead(ev *Event) outcome {
 		out.reason = "no symbol in the read range"
 		return out
 	}
-	text := impactCard(g, best, e.pol.CardMax)
+	text := impactCard(g, best, e.pol.CardMax, v.Runs)
 	if text == "" {
 		out.reason = "symbol has no callers or callees"
 		return out
@@ -354,15 +354,15 @@ func (e *Engine) afterRead(ev *Event) outcome {
 }
 
 // impactCard is the blast radius of node i, or "" when it has no callers
-// and no callees.
-func impactCard(g *graph.Graph, i, max int) string {
+// and no callees; its tests are those runs saw running i when it knows i.
+func impactCard(g *graph.Graph, i, max int, runs graph.TestRuns) string {
 	callers := g.Neighbors(i, graph.In, graph.Filter{})
 	callees := g.Neighbors(i, graph.Out, graph.Filter{})
 	if len(callers) == 0 && len(callees) == 0 {
 		return ""
 	}
 	n := g.Nodes[i]
-	tests := g.TestsOf(i, graph.Filter{}, 0).Tests
+	tests := g.TestsOf(i, graph.Filter{Runs: runs}, 0).Tests
 	head := fmt.Sprintf("[ccd impact] %s — %s (%s; %s", label(n), loc(n.Path, n.StartLine), n.Kind, words.Count(len(callers), "caller", "callers"))
 	if f := callerFiles(callers); f > 1 {
 		head += fmt.Sprintf(" in %d files", f)

@@ -167,7 +167,7 @@ func (c *canvas) impact(ctx context.Context, a args) (*response, *toolError) {
 		return nil, terr
 	}
 	depth := a.depth
-	im := g.Impact(i, depth, graph.Filter{})
+	im := g.Impact(i, depth, graph.Filter{Runs: w.meta.Runs})
 	rep := report.NewImpact(g, im, others)
 	spec := report.BoardImpact(g, im, rep, w.meta.Generation)
 	target := spec.Target

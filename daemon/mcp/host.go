@@ -68,6 +68,9 @@ type Meta struct {
 	Generation uint64
 	Head       string
 	Fresh      bool
+	// Runs is the workspace's recording of which tests run which
+	// functions (`ccd tests record`), nil when there is none.
+	Runs graph.TestRuns
 }
 
 // Picture kinds.

@@ -31,6 +31,7 @@ import (
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/testmap"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/store"
@@ -109,6 +110,10 @@ type Watch interface {
 type Workspace struct {
 	root string
 	env  *Env
+	// tests is the recording of which tests run which functions
+	// (.codecanvas/tests.json, made by `ccd tests record`), read again
+	// when the file changes.
+	tests *testmap.Cache
 
 	mu        sync.RWMutex
 	res       *index.Result
@@ -151,7 +156,7 @@ type Workspace struct {
 // checks it) without indexing it: Start does. With freshLSP, its first
 // refinement asks the language servers rather than restoring a stored one.
 func Open(root string, env *Env, freshLSP bool) *Workspace {
-	w := &Workspace{root: root, env: env}
+	w := &Workspace{root: root, env: env, tests: testmap.NewCache(root)}
 	w.freshLSP.Store(freshLSP)
 	return w
 }
@@ -225,6 +230,12 @@ type Snapshot struct {
 	Watch      string        // "inotify", "polling", or "" when not watched
 	LSP        LSPSummary
 	Precise    PreciseInfo
+	// Runs is the recording of which tests run which functions, nil when
+	// there is none: pass it in a graph.Filter so affected tests name the
+	// tests seen running a function (see graph.TestsOf). RunsNote says
+	// why a recording on disk is not used.
+	Runs     graph.TestRuns
+	RunsNote string
 }
 
 // Snapshot returns the workspace's state now.
@@ -249,7 +260,22 @@ func (w *Workspace) Snapshot() Snapshot {
 	}
 	s.Graph = w.served(s.Result)
 	s.LSP, s.Precise = w.lspSummary()
+	s.Runs, s.RunsNote = w.TestRuns()
 	return s
+}
+
+// TestRuns returns the workspace's recording of which tests run which
+// functions (nil when there is none), or why the file on disk is not
+// used.
+func (w *Workspace) TestRuns() (graph.TestRuns, string) {
+	rec, err := w.tests.Get()
+	if err != nil {
+		return nil, err.Error()
+	}
+	if rec == nil {
+		return nil, ""
+	}
+	return rec, ""
 }
 
 // Watching installs the daemon's watch of the tree, unless the workspace

@@ -20,12 +20,29 @@ const (
 	GoalSilent    = 0.05
 )
 
-// Total sums the scores of several corpora at one depth (micro figures
-// over all pairs, macro over all mutants).
+// Recorded is the depth index Total takes for the scores made with the
+// corpora's recordings of their test suites (Result.Recorded).
+const Recorded = -1
+
+// scoreAt is r's score at depth index i, or its recorded score (nil
+// without one) for Recorded.
+func scoreAt(r *Result, i int) *DepthScore {
+	if i == Recorded {
+		return r.Recorded
+	}
+	return r.Depths[i]
+}
+
+// Total sums the scores of several corpora at one depth, or with their
+// recordings (Recorded): micro figures over all pairs, macro over all
+// mutants.
 func Total(results []*Result, depthIdx int) *DepthScore {
 	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}}
 	for _, r := range results {
-		d := r.Depths[depthIdx]
+		d := scoreAt(r, depthIdx)
+		if d == nil {
+			continue
+		}
 		t.Depth = d.Depth
 		t.Mutants += d.Mutants
 		t.WithFailing += d.WithFailing
@@ -71,7 +88,11 @@ func Total(results []*Result, depthIdx int) *DepthScore {
 	for _, tc := range t.Causes {
 		for k := 0; k < 6 && len(tc.Examples) < 6; k++ {
 			for _, r := range results {
-				for _, c := range r.Depths[depthIdx].Causes {
+				d := scoreAt(r, depthIdx)
+				if d == nil {
+					continue
+				}
+				for _, c := range d.Causes {
 					if c.Name == tc.Name && k < len(c.Examples) && len(tc.Examples) < 6 {
 						e := c.Examples[k]
 						tc.Examples = append(tc.Examples, Example{Function: r.Corpus.Name + ": " + e.Function, Test: e.Test, Detail: e.Detail})
@@ -120,6 +141,7 @@ func Markdown(results []*Result, info ReportInfo) string {
 	}
 	w("\nPrecision and recall are micro figures over all pairs; macro P / R average over the mutants for which ccd names tests / some test fails. ")
 	w("\"Silent misses\" are given as a share of all scored mutants and of those with a failing test.\n\n")
+	writeRecorded(w, results)
 
 	w("## Corpora\n\n")
 	w("| corpus | source | functions run by the suite (exported) | not run | mutants | tests | baseline failing | ccd nodes | index | truth computed in |\n")
@@ -323,4 +345,37 @@ func pct(a, b int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+}
+
+// writeRecorded is the section on affected tests read from a recording of
+// the test suite.
+func writeRecorded(w func(string, ...any), results []*Result) {
+	var with []*Result
+	for _, r := range results {
+		if r.Recorded != nil {
+			with = append(with, r)
+		}
+	}
+	if len(with) == 0 {
+		return
+	}
+	w("## With a recording of the test suite\n\n")
+	w("`ccd tests record` runs the workspace's suites once, each test on its own under a tracer (Go: a coverage profile per test; Python: the functions each unittest test enters), and keeps which tests ran which functions. ")
+	w("Affected tests then name the tests seen running a function, plus those the graph reaches that the recording did not run (written since). ")
+	w("The recordings (`testdata/mutation/<corpus>.tests.json`, made with `go run ./internal/mutation/cmd/ccd-mutation --record`) were made on each corpus before any mutant, as an agent's workspace has one before its edit; scored at depth 3.\n\n")
+	w("| corpus | recording | precision | recall | macro P / R | silent misses | names tests, none fail |\n")
+	w("|---|---|---:|---:|---|---:|---:|\n")
+	row := func(name, rec string, d *DepthScore) {
+		w("| %s | %s | %s | %s | %.2f / %.2f | %d (%s of all) | %d (%s) |\n", name, rec, ratio(d.TP, d.TP+d.FP), ratio(d.TP, d.TP+d.FN),
+			d.MacroPrecision, d.MacroRecall, d.Silent, pct(d.Silent, d.Mutants), d.NamedNoneFail, pct(d.NamedNoneFail, d.Mutants))
+	}
+	for _, r := range with {
+		known, ran := r.Recording.Ran()
+		row(r.Corpus.Name, fmt.Sprintf("%d tests ran %d of %d functions in %.0fs", len(r.Recording.Tests), ran, known, r.Recording.Seconds), r.Recorded)
+	}
+	if len(with) > 1 {
+		row("**all**", "", Total(with, Recorded))
+	}
+	t := Total(with, Recorded)
+	w("\nFalse positives: %d pairs, %d of them ran the function (its failure was caught on the way). Missed pairs: %d.\n\n", t.FP, t.FPReached, t.FN)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/report"
+	"github.com/ccd-dev/ccd/core/testmap"
 )
 
 // Depths are the traversal depths scored: ccd's default and unlimited.
@@ -28,7 +29,16 @@ var ErrSourceMismatch = errors.New("source differs from the truth's")
 type ScoreOptions struct {
 	// Work is a scratch directory (default: a temporary one, removed).
 	Work string
+	// Recordings is the directory of the corpora's recordings of which
+	// tests run which functions (<corpus>.tests.json, made by
+	// core/testmap as `ccd tests record` makes them); "" scores without.
+	// With Record, a fresh recording is made and saved there first.
+	Recordings string
+	Record     bool
 }
+
+// RecordingPath is where corpus name's recording lives in dir.
+func RecordingPath(dir, name string) string { return filepath.Join(dir, name+".tests.json") }
 
 // Result is ccd's score on one corpus.
 type Result struct {
@@ -43,6 +53,11 @@ type Result struct {
 	// Crashed are mutants left out: the function runs at initialisation.
 	Crashed []string
 	Depths  []*DepthScore
+	// Recorded scores the default depth with the corpus's recording of
+	// which tests run which functions (nil without one); Recording is
+	// that recording.
+	Recorded  *DepthScore
+	Recording *testmap.Recording
 }
 
 // WayCount counts named (mutant, test) pairs that hold (TP) and that do
@@ -78,6 +93,7 @@ type DepthScore struct {
 	Unmapped                    int // named test nodes that are not tests the suite ran
 	Causes                      []*Cause
 	causeOf                     map[string]*Cause
+	runs                        graph.TestRuns // the recording this score reads, if any
 	PerMutant                   []MutantScore
 	hops                        map[int]int // beyond-depth misses by hops needed
 }
@@ -142,6 +158,30 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 	for _, d := range Depths {
 		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}})
 	}
+	if opt.Recordings != "" {
+		path := RecordingPath(opt.Recordings, c.Name)
+		if opt.Record {
+			rec, err := testmap.Record(ctx, tree.Root, res.Graph, testmap.Options{})
+			if err != nil {
+				return nil, fmt.Errorf("%s: record the tests: %w", c.Name, err)
+			}
+			if err := testmap.SaveFile(path, rec); err != nil {
+				return nil, err
+			}
+		}
+		rec, err := testmap.LoadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			r.Recording = rec
+			r.Recorded = &DepthScore{Depth: Depths[0], causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}, runs: rec}
+		}
+	}
+	scores := r.Depths
+	if r.Recorded != nil {
+		scores = append(scores[:len(scores):len(scores)], r.Recorded)
+	}
 	for i := range tr.Mutants {
 		m := &tr.Mutants[i]
 		if m.Crash != "" {
@@ -153,11 +193,11 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 			r.Unlocated = append(r.Unlocated, m.File+":"+strconv.Itoa(m.Line)+" "+m.Name)
 			continue
 		}
-		for _, ds := range r.Depths {
+		for _, ds := range scores {
 			s.scoreMutant(ds, m, n)
 		}
 	}
-	for _, ds := range r.Depths {
+	for _, ds := range scores {
 		ds.finish()
 	}
 	r.Elapsed = time.Since(start)
@@ -255,7 +295,7 @@ func (s *scorer) scoreMutant(ds *DepthScore, m *Mutant, n int) {
 	ms := MutantScore{Mutant: m, Node: s.g.Nodes[n].ID, Failing: len(failing), MissedBecauseOf: map[string]int{}}
 	// What `ccd impact --depth D --json` lists under "tests", built the
 	// way the CLI builds it in-process.
-	rep := report.NewImpact(s.g, s.g.Impact(n, ds.Depth, graph.Filter{MinConfidence: graph.NameMatch}), nil)
+	rep := report.NewImpact(s.g, s.g.Impact(n, ds.Depth, graph.Filter{MinConfidence: graph.NameMatch, Runs: ds.runs}), nil)
 	for _, rt := range rep.Tests {
 		t, ok := s.g.Index(rt.ID)
 		if !ok {

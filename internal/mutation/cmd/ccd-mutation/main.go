@@ -26,7 +26,8 @@ func main() {
 	out := fs.String("out", "MUTATION.md", "where to write the report, relative to the repository (- for stdout)")
 	limit := fs.Int("limit", 0, "with --refresh: mutate at most N functions per corpus (to try the harness; truth files written to --truth)")
 	work := fs.String("work", "", "with --refresh: scratch directory to keep (default: a temporary one)")
-	truthDir := fs.String("truth", "", "directory of the truth files (default: testdata/mutation in the repository)")
+	truthDir := fs.String("truth", "", "directory of the truth files and recordings (default: testdata/mutation in the repository)")
+	record := fs.Bool("record", false, "record the corpora's tests again (which tests run which functions, as `ccd tests record` does; minutes) before scoring")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if err == flag.ErrHelp {
 			os.Exit(0)
@@ -37,7 +38,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "ccd-mutation: unexpected argument %q (flags only; see -h)\n", fs.Arg(0))
 		os.Exit(2)
 	}
-	if err := run(*refresh, *only, *out, *limit, *work, *truthDir); err != nil {
+	if err := run(*refresh, *record, *only, *out, *limit, *work, *truthDir); err != nil {
 		fmt.Fprintf(os.Stderr, "ccd-mutation: %v\n", err)
 		os.Exit(1)
 	}
@@ -63,7 +64,7 @@ func repoRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-func run(refresh bool, only, out string, limit int, work, truthDir string) error {
+func run(refresh, record bool, only, out string, limit int, work, truthDir string) error {
 	ctx := context.Background()
 	repo, err := repoRoot()
 	if err != nil {
@@ -111,7 +112,7 @@ func run(refresh bool, only, out string, limit int, work, truthDir string) error
 		if err != nil {
 			return fmt.Errorf("%v (run with --refresh to compute it)", err)
 		}
-		r, err := mutation.Score(ctx, c, tr, mutation.ScoreOptions{})
+		r, err := mutation.Score(ctx, c, tr, mutation.ScoreOptions{Recordings: truthDir, Record: record})
 		if err != nil {
 			return err
 		}

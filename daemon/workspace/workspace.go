@@ -31,10 +31,10 @@ import (
 
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/testmap"
 	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/store"
+	"github.com/ccd-dev/ccd/core/testmap"
 )
 
 // Workspace states.

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,84 @@ func testNames(g *Graph, r TestReach) string {
 		got = append(got, s)
 	}
 	return strings.Join(got, " ")
+}
+
+// fakeRuns is a recording: function id -> tests seen running it.
+type fakeRuns struct {
+	ran   map[string][]string
+	tests []string
+}
+
+func (f fakeRuns) TestsRan(id string) ([]string, bool) { ts, ok := f.ran[id]; return ts, ok }
+func (f fakeRuns) Recorded(id string) bool             { return slices.Contains(f.tests, id) }
+
+// TestTestsOfWithRuns: a recording that knows a function replaces the
+// graph's tests by those it saw running it, keeps the tests it did not
+// run, adds tests the graph cannot see, and says nothing of functions it
+// does not know.
+func TestTestsOfWithRuns(t *testing.T) {
+	nodes := []*Node{
+		{ID: "p.py::P", Kind: Class, Name: "P", Path: "p.py", Lang: "python"},
+		{ID: "p.py::P.wrap", Kind: Func, Name: "wrap", Path: "p.py", Lang: "python"},
+		{ID: "p.py::P.fill", Kind: Func, Name: "fill", Path: "p.py", Lang: "python"},
+		{ID: "p.py::P.fresh", Kind: Func, Name: "fresh", Path: "p.py", Lang: "python"},
+		{ID: "p.py::hook", Kind: Func, Name: "hook", Path: "p.py", Lang: "python"},
+		{ID: "test_p.py::test_wrap", Kind: Func, Name: "test_wrap", Path: "test_p.py", Lang: "python", Test: true},
+		{ID: "test_p.py::test_fill", Kind: Func, Name: "test_fill", Path: "test_p.py", Lang: "python", Test: true},
+		{ID: "test_p.py::test_new", Kind: Func, Name: "test_new", Path: "test_p.py", Lang: "python", Test: true},
+		{ID: "test_p.py::test_hook", Kind: Func, Name: "test_hook", Path: "test_p.py", Lang: "python", Test: true},
+	}
+	call := func(from, to string) EdgeSpec {
+		return EdgeSpec{From: from, To: to, Type: Call, Confidence: Resolved, Line: 1}
+	}
+	g := New(nodes, []EdgeSpec{
+		{From: "p.py::P", To: "p.py::P.wrap", Type: Contains},
+		{From: "p.py::P", To: "p.py::P.fill", Type: Contains},
+		{From: "p.py::P", To: "p.py::P.fresh", Type: Contains},
+		call("p.py::P.fill", "p.py::P.wrap"),
+		call("test_p.py::test_wrap", "p.py::P.wrap"),
+		call("test_p.py::test_fill", "p.py::P.fill"),
+		call("test_p.py::test_new", "p.py::P.fill"),
+		call("test_p.py::test_fill", "p.py::P.fresh"),
+	})
+	runs := fakeRuns{
+		tests: []string{"test_p.py::test_wrap", "test_p.py::test_fill", "test_p.py::test_hook"},
+		ran: map[string][]string{
+			// test_fill calls fill, which takes a branch without wrap.
+			"p.py::P.wrap": {"test_p.py::test_wrap"},
+			"p.py::P.fill": {"test_p.py::test_fill"},
+			// called back by the standard library: no edge in the graph.
+			"p.py::hook": {"test_p.py::test_hook"},
+		},
+	}
+	for _, c := range []struct {
+		id          string
+		tests, ran  []string
+		unrun       int
+		fromRecords bool
+	}{
+		// test_fill reaches wrap in the graph but did not run it;
+		// test_new did not run in the recording: the graph's word.
+		{"p.py::P.wrap", []string{"test_p.py::test_new", "test_p.py::test_wrap"}, []string{"test_p.py::test_wrap"}, 1, true},
+		{"p.py::P.fill", []string{"test_p.py::test_fill", "test_p.py::test_new"}, []string{"test_p.py::test_fill"}, 0, true},
+		{"p.py::hook", []string{"test_p.py::test_hook"}, []string{"test_p.py::test_hook"}, 0, true},
+		// Unknown to the recording (added since): the graph's tests.
+		{"p.py::P.fresh", []string{"test_p.py::test_fill"}, nil, 0, false},
+		// A class is known when all its functions are; fresh is not.
+		{"p.py::P", []string{"test_p.py::test_fill", "test_p.py::test_new", "test_p.py::test_wrap"}, nil, 0, false},
+	} {
+		i, _ := g.Index(c.id)
+		tr := g.TestsOf(i, Filter{Runs: runs}, 0)
+		var got, ran []string
+		for _, t := range tr.Tests {
+			got = append(got, g.Nodes[t].ID)
+			if tr.Ran[t] {
+				ran = append(ran, g.Nodes[t].ID)
+			}
+		}
+		slices.Sort(ran)
+		if !slices.Equal(got, c.tests) || !slices.Equal(ran, c.ran) || tr.Unrun != c.unrun || (tr.Ran != nil) != c.fromRecords {
+			t.Errorf("%s: tests %q ran %q unrun %d recorded %v; want %q %q %d %v", c.id, got, ran, tr.Unrun, tr.Ran != nil, c.tests, c.ran, c.unrun, c.fromRecords)
+		}
+	}
 }

@@ -99,7 +99,7 @@ func recordPython(ctx context.Context, root string, b *builder, opt Options) err
 	if !done {
 		b.problem("python: the suites did not finish (%v): %s", runErr, firstLine(string(log)))
 	}
-	b.suite("%s unittest (%d tests)", filepath.Base(python), tests)
+	b.suite("%s: unittest and plain pytest-style tests (%d tests)", filepath.Base(python), tests)
 	return sc.Err()
 }
 

@@ -34,7 +34,7 @@ func TestScoreAgainstTruth(t *testing.T) {
 				t.Fatalf("truth file: %v (compute it with `just mutation-refresh`)", err)
 			}
 			checkTruth(t, c, tr)
-			r, err := Score(ctx, c, tr, ScoreOptions{Work: t.TempDir()})
+			r, err := Score(ctx, c, tr, ScoreOptions{Work: t.TempDir(), Recordings: filepath.Dir(TruthPath(repo, c.Name))})
 			switch {
 			case errors.Is(err, ErrSourceMismatch):
 				t.Skipf("%v", err)
@@ -74,6 +74,19 @@ func TestScoreAgainstTruth(t *testing.T) {
 						t.Logf("  missed %d pairs: %s", cs.Pairs, cs.Name)
 					}
 				}
+			}
+			// With the corpus's recording of its suite (made by
+			// core/testmap before any mutant), affected tests are the
+			// tests seen running the function: a floor under the
+			// figures MUTATION.md reports.
+			if r.Recorded == nil {
+				t.Fatalf("no recording at %s: make it with `go run ./internal/mutation/cmd/ccd-mutation --record`", RecordingPath(filepath.Dir(TruthPath(repo, c.Name)), c.Name))
+			}
+			d := r.Recorded
+			t.Logf("%s with the recording: precision %.2f recall %.2f, silent misses %d", c.Name, d.Precision, d.Recall, d.Silent)
+			if d.Precision < 0.95 || d.Recall < 0.95 || d.Silent > d.Mutants/20 {
+				t.Errorf("%s with the recording: precision %.2f recall %.2f silent misses %d of %d; want at least 0.95, 0.95 and under 5%%",
+					c.Name, d.Precision, d.Recall, d.Silent, d.Mutants)
 			}
 			results = append(results, r)
 		})

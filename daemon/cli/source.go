@@ -125,6 +125,9 @@ func (l localSource) impact(root, sym string, depth int, conf graph.Confidence) 
 	if file, why := s.Precise.Unused(); why != "" {
 		fmt.Fprintf(l.c.stderr, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
 	}
+	if s.RunsNote != "" {
+		fmt.Fprintf(l.c.stderr, "tests: %s; affected tests come from the call graph alone\n", s.RunsNote)
+	}
 	r, _, err := report.ImpactOf(s.Graph, sym, depth, graph.Filter{MinConfidence: conf, Runs: s.Runs}, s.Precise.Line())
 	return r, err
 }

@@ -102,6 +102,11 @@ update-golden:
 mutation:
     go run ./internal/mutation/cmd/ccd-mutation --out MUTATION.md
 
+# Record the corpora's test suites again (which tests run which functions,
+# as `ccd tests record` does), then score with and without the recordings.
+mutation-record:
+    go run ./internal/mutation/cmd/ccd-mutation --record --out MUTATION.md
+
 # Recompute that truth first (every mutant runs its corpus's test suite,
 # one at a time: about an hour on 2 cores), then write MUTATION.md.
 mutation-refresh:

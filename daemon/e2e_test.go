@@ -1152,3 +1152,45 @@ func TestHooksSurviveADaemonRestart(t *testing.T) {
 		t.Errorf("no card after the restart: %q", out)
 	}
 }
+
+// TestDaemonReadsTestRecording: a recording made by `ccd tests record`
+// while the daemon runs is what the daemon's impact reads next (no
+// restart, no re-index), and its tests are marked as seen running.
+func TestDaemonReadsTestRecording(t *testing.T) {
+	e := newEnv(t)
+	dir := t.TempDir()
+	for rel, src := range map[string]string{
+		"calc/ops.py": "def parse(text):\n    if not text.strip():\n        return empty()\n    return [int(x) for x in text.split()]\n\n\ndef empty():\n    return []\n",
+		"tests/test_ops.py": "from calc.ops import parse\n\n\ndef test_numbers():\n    assert parse('1 2') == [1, 2]\n\n\ndef test_blank():\n    assert parse(' ') == []\n",
+	} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755)
+		os.WriteFile(filepath.Join(dir, rel), []byte(src), 0o644)
+	}
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
+		t.Fatalf("init: %+v", r)
+	}
+	tests := func() map[string]string {
+		var ans struct {
+			Impact struct {
+				Tests []struct{ ID, Via string } `json:"tests"`
+			} `json:"impact"`
+		}
+		if err := e.client().Do(context.Background(), http.MethodGet, "/v1/impact?symbol=calc/ops.py::empty&root="+dir, nil, &ans); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, x := range ans.Impact.Tests {
+			out[x.ID] = x.Via
+		}
+		return out
+	}
+	if got := tests(); len(got) != 2 {
+		t.Fatalf("before recording: %v, want both tests (the graph)", got)
+	}
+	if r := e.run(bins.ccd, nil, "tests", "record", dir); r.code != 0 {
+		t.Fatalf("tests record: %+v", r)
+	}
+	if got := tests(); len(got) != 1 || got["tests/test_ops.py::test_blank"] != "ran" {
+		t.Errorf("after recording: %v, want test_blank via ran", got)
+	}
+}

@@ -1160,7 +1160,7 @@ func TestDaemonReadsTestRecording(t *testing.T) {
 	e := newEnv(t)
 	dir := t.TempDir()
 	for rel, src := range map[string]string{
-		"calc/ops.py": "def parse(text):\n    if not text.strip():\n        return empty()\n    return [int(x) for x in text.split()]\n\n\ndef empty():\n    return []\n",
+		"calc/ops.py":       "def parse(text):\n    if not text.strip():\n        return empty()\n    return [int(x) for x in text.split()]\n\n\ndef empty():\n    return []\n",
 		"tests/test_ops.py": "from calc.ops import parse\n\n\ndef test_numbers():\n    assert parse('1 2') == [1, 2]\n\n\ndef test_blank():\n    assert parse(' ') == []\n",
 	} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755)
@@ -1192,5 +1192,8 @@ func TestDaemonReadsTestRecording(t *testing.T) {
 	}
 	if got := tests(); len(got) != 1 || got["tests/test_ops.py::test_blank"] != "ran" {
 		t.Errorf("after recording: %v, want test_blank via ran", got)
+	}
+	if r := e.run(bins.ccd, nil, "status"); !strings.Contains(r.stdout, "tests: recorded ") || !strings.Contains(r.stdout, " ago: 2 tests ran 2 of 2 functions") {
+		t.Errorf("status does not show the recording:\n%s", r.stdout)
 	}
 }

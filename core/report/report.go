@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // Neighbor is one caller or callee in an impact report.
@@ -321,6 +322,17 @@ func (r *Impact) WriteText(w io.Writer) {
 	})
 	if r.TestCommand != "" {
 		fmt.Fprintf(w, "  run: %s\n", r.TestCommand)
+	}
+	if !r.TestsRecorded {
+		value := 0
+		for _, t := range r.Tests {
+			if t.Via == "value" || t.Via == "interface" {
+				value++
+			}
+		}
+		if value > 0 {
+			fmt.Fprintf(w, "  %s reached only through a function value or an interface may not run it: `ccd tests record` runs the suite once and tells\n", words.Count(value, "test", "tests"))
+		}
 	}
 	if r.Precise != "" {
 		fmt.Fprintf(w, "\n%s\n", r.Precise)

@@ -200,6 +200,9 @@ func writeWorkspace(w io.Writer, in wire.WorkspaceInfo) {
 	if line := lspStatusLine(in); line != "" {
 		fmt.Fprintf(w, "    language servers: %s\n", line)
 	}
+	if in.Tests != "" {
+		fmt.Fprintf(w, "    tests: %s\n", in.Tests)
+	}
 	if in.Precise != "" {
 		fmt.Fprintf(w, "    scip: %s\n", in.Precise)
 	}

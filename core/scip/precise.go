@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // ErrOwnIndex says an index was written by ccd itself: importing it would
@@ -93,18 +95,5 @@ func Summary(file string, made time.Time, st ImportStats) string {
 		changed = fmt.Sprintf("; %d files changed since use tree-sitter", st.Changed)
 	}
 	return fmt.Sprintf("Precise index: %s (%s, %s old): %d call sites confirmed, %d added, %d redirected%s.",
-		filepath.Base(file), st.Tool, Age(time.Since(made)), st.Confirmed, st.Added, st.Redirected, changed)
-}
-
-// Age rounds a duration for people: "40s", "12m", "3h", "2d".
-func Age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
+		filepath.Base(file), st.Tool, words.Age(time.Since(made)), st.Confirmed, st.Added, st.Redirected, changed)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // FileName is the recording's name under a workspace's .codecanvas/.
@@ -86,19 +87,7 @@ func (r *Recording) Ran() (known, ran int) {
 // tests and its functions.
 func (r *Recording) Summary(now time.Time) string {
 	known, ran := r.Ran()
-	return fmt.Sprintf("recorded %s ago: %d tests ran %d of %d functions", age(now.Sub(r.Made)), len(r.Tests), ran, known)
-}
-
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
+	return fmt.Sprintf("recorded %s ago: %d tests ran %d of %d functions", words.Age(now.Sub(r.Made)), len(r.Tests), ran, known)
 }
 
 // Path is where the recording of the workspace at root lives.

@@ -1,11 +1,12 @@
 // Package words shortens and counts the way every answer of ccd does:
 // cards, tool results, the board and the pictures cut long text to a
-// budget with an ellipsis and say "1 caller", "3 callers".
+// budget with an ellipsis, say "1 caller", "3 callers" and ages as "3h".
 package words
 
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -52,4 +53,17 @@ func Plural(n int, one, many string) string {
 // Count is n and the word for it: "1 caller", "3 callers".
 func Count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
+}
+
+// Age rounds a duration for people: "40s", "12m", "3h", "2d".
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestShorten(t *testing.T) {
 	cases := []struct {
@@ -40,5 +43,19 @@ func TestCount(t *testing.T) {
 	}
 	if Plural(1, "is", "are") != "is" || Plural(3, "is", "are") != "are" {
 		t.Error("Plural")
+	}
+}
+
+func TestAge(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"}, {59 * time.Second, "59s"}, {61 * time.Second, "1m"}, {59 * time.Minute, "59m"},
+		{3 * time.Hour, "3h"}, {47 * time.Hour, "47h"}, {49 * time.Hour, "2d"},
+	} {
+		if got := Age(c.d); got != c.want {
+			t.Errorf("Age(%v) = %q, want %q", c.d, got, c.want)
+		}
 	}
 }

@@ -111,6 +111,17 @@ func usage(w io.Writer) {
 	}
 }
 
+// dirArg is a command's one optional directory argument, "." when none.
+func dirArg(pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return ".", nil
+	case 1:
+		return pos[0], nil
+	}
+	return "", usageError{"at most one directory"}
+}
+
 // parseInterleaved parses flags that may appear before or after positional
 // arguments ("ccd impact Foo --depth 2").
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -174,11 +185,9 @@ func runIndex(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	root := "."
-	if len(pos) > 1 {
-		return usageError{"at most one directory"}
-	} else if len(pos) == 1 {
-		root = pos[0]
+	root, err := dirArg(pos)
+	if err != nil {
+		return err
 	}
 	res, err := load(root)
 	if err != nil {

@@ -279,11 +279,9 @@ func runReindex(c *ctx, args []string) error {
 // to the daemon's add or reindex endpoint, starting the daemon if needed,
 // and follows the index until the workspace is ready and watched.
 func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) error {
-	root := "."
-	if len(pos) > 1 {
-		return usageError{"at most one directory"}
-	} else if len(pos) == 1 {
-		root = pos[0]
+	root, err := dirArg(pos)
+	if err != nil {
+		return err
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

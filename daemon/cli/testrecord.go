@@ -26,11 +26,9 @@ func runTests(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	root := "."
-	if len(pos) > 1 {
-		return usageError{"at most one directory"}
-	} else if len(pos) == 1 {
-		root = pos[0]
+	root, err := dirArg(pos)
+	if err != nil {
+		return err
 	}
 	w, err := open(root)
 	if err != nil {

@@ -30,6 +30,11 @@ type Package struct {
 	Quick bool
 	// Note says why this package is in the corpus.
 	Note string
+	// Runtime, for Python, is what pyoracle/pyruntime.py runs to observe
+	// calls as they happen ("unittest:test.test_json", "jedi"): those
+	// calls confirm ccd's sites the static oracle left unconfirmed (an
+	// extra kind: never a miss). "" for none.
+	Runtime string
 }
 
 // Corpus is the default corpus: three or more real packages per language,
@@ -39,10 +44,10 @@ var Corpus = []Package{
 	{Lang: "go", Name: "chi", Source: "go:github.com/go-chi/chi/v5@v5.5.0", Note: "HTTP router: middleware as function values, interfaces, closures"},
 	{Lang: "go", Name: "pflag", Source: "go:github.com/spf13/pflag@v1.1.0", Quick: true, Note: "flag parsing: one Value interface, dozens of implementations, many methods"},
 	{Lang: "go", Name: "toml", Source: "go:github.com/BurntSushi/toml@v1.6.0", Note: "TOML codec: reflection, a hand-written lexer of state functions"},
-	{Lang: "python", Name: "json", Source: "python:json", Note: "stdlib: small, module-level functions and two classes"},
-	{Lang: "python", Name: "email", Source: "python:email", Note: "stdlib: class hierarchies, policies, module aliases"},
-	{Lang: "python", Name: "logging", Source: "python:logging", Quick: true, Note: "stdlib: handlers and formatters, inheritance, module globals"},
-	{Lang: "python", Name: "parso", Source: "python:parso", Note: "Debian python3-parso: a parser, deep class trees, mixins"},
+	{Lang: "python", Name: "json", Source: "python:json", Note: "stdlib: small, module-level functions and two classes", Runtime: "unittest:test.test_json"},
+	{Lang: "python", Name: "email", Source: "python:email", Note: "stdlib: class hierarchies, policies, module aliases", Runtime: "unittest:test.test_email"},
+	{Lang: "python", Name: "logging", Source: "python:logging", Quick: true, Note: "stdlib: handlers and formatters, inheritance, module globals", Runtime: "unittest:test.test_logging"},
+	{Lang: "python", Name: "parso", Source: "python:parso", Note: "Debian python3-parso: a parser, deep class trees, mixins", Runtime: "jedi"},
 	{Lang: "javascript", Name: "commander", Source: "npm:commander@12.1.0", Quick: true, Note: "CommonJS classes, method chaining"},
 	{Lang: "javascript", Name: "express", Source: "npm:express@4.21.2", Note: "CommonJS prototype methods, `app.x = function`, function values"},
 	{Lang: "javascript", Name: "immer", Source: "npm:immer@10.1.1", Sub: "src", Note: "TypeScript sources: ES modules, classes, closures, generics"},

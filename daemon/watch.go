@@ -217,6 +217,8 @@ func (w *watcher) events() {
 				base := filepath.Base(ev.Name)
 				if base == "HEAD" || base == "packed-refs" || base == "ORIG_HEAD" {
 					w.mark("", true)
+				} else {
+					w.ws.GitChanged() // a commit: the branch's ref may have moved
 				}
 				continue
 			}

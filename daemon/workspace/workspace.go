@@ -104,7 +104,7 @@ type Watch interface {
 //
 // The rest needs no lock: the retrieval index and the mirrors' list are
 // atomic pointers, the background saves and exports are coalesced by
-// atomic flags (coalescer), and removed, freshLSP and the store's note
+// atomic flags (coalescer), and removed, freshLSP, gitChanged and the store's note
 // and epoch are atomics.
 type Workspace struct {
 	root string
@@ -138,6 +138,10 @@ type Workspace struct {
 	// freshLSP makes the next refinement ask the servers even when the
 	// store holds one for the same inputs (ccd reindex).
 	freshLSP atomic.Bool
+	// gitChanged: something under .git changed since HEAD was read (a
+	// commit moves the branch's ref without touching HEAD); the next
+	// update reads HEAD again.
+	gitChanged atomic.Bool
 
 	persist persistState // the store (persist.go)
 	lsp     lspState     // language-server refinement (refine.go)

@@ -147,9 +147,23 @@ func load(root string) (*index.Result, error) {
 // store (a running daemon may own it), keeps no artifact and starts no
 // language server.
 func open(root string) (*workspace.Workspace, error) {
+	return openWith(root, preciseAuto)
+}
+
+// openWith is open with a precise index mode (`export --scip`):
+// preciseAuto (the configuration's), preciseOff, or the index file
+// (relative to the root unless absolute).
+func openWith(root, precise string) (*workspace.Workspace, error) {
 	cfg, err := config.Load()
 	if err != nil {
 		return nil, err
+	}
+	switch precise {
+	case preciseAuto:
+	case preciseOff:
+		cfg.SCIPIndex = ""
+	default:
+		cfg.SCIPIndex = precise
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -217,7 +231,7 @@ func runExport(c *ctx, args []string) error {
 	out := fs.String("o", "", "output file (default: stdout)")
 	quiet := fs.Bool("q", false, "do not print the summary on stderr")
 	lspMode := fs.String("lsp", "off", "auto: refine call edges with the language servers found; off: tree-sitter only")
-	precise := fs.String("scip", "auto", "auto: confirm and add call edges from DIR/index.scip when a precise indexer (scip-go, scip-typescript, scip-python) wrote it; off; or the index file to read")
+	precise := fs.String("scip", preciseAuto, "auto: confirm and add call edges from DIR/index.scip when a precise indexer (scip-go, scip-typescript, scip-python) wrote it; off; or the index file to read")
 	format := fs.String("format", "json", "json: ccd's export schema; scip: a SCIP index (protobuf) for Sourcegraph and scip tools")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -235,14 +249,16 @@ func runExport(c *ctx, args []string) error {
 	if *format == "scip" && *out == "" {
 		return usageError{"--format scip writes a binary index: name the file with -o (e.g. -o index.scip)"}
 	}
-	res, err := load(pos[0])
+	w, err := openWith(pos[0], *precise)
 	if err != nil {
 		return err
 	}
-	g := res.Graph
-	if g, _, err = importPrecise(c, res, *precise, *quiet); err != nil {
+	w.Refine() // the precise index, as the mode says
+	if err := checkPrecise(c.stderr, w, *precise, !*quiet); err != nil {
 		return err
 	}
+	s := w.Snapshot()
+	res, g := s.Result, s.Graph
 	if *lspMode == "auto" {
 		if g, err = refineExport(c, res, g, *quiet); err != nil {
 			return err

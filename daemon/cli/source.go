@@ -121,10 +121,8 @@ func (l localSource) impact(root, sym string, depth int, conf graph.Confidence) 
 		return nil, err
 	}
 	w.Refine() // the precise index, when the workspace has one
+	checkPrecise(l.c.stderr, w, preciseAuto, false)
 	s := w.Snapshot()
-	if file, why := s.Precise.Unused(); why != "" {
-		fmt.Fprintf(l.c.stderr, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
-	}
 	r, _, err := report.ImpactOf(s.Graph, sym, depth, graph.Filter{MinConfidence: conf}, s.Precise.Line())
 	return r, err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/scip"
 	"github.com/ccd-dev/ccd/daemon/wire"
 	"github.com/ccd-dev/ccd/daemon/workspace"
@@ -147,13 +148,14 @@ func load(root string) (*index.Result, error) {
 // store (a running daemon may own it), keeps no artifact and starts no
 // language server.
 func open(root string) (*workspace.Workspace, error) {
-	return openWith(root, preciseAuto)
+	return openWith(root, preciseAuto, nil)
 }
 
 // openWith is open with a precise index mode (`export --scip`):
 // preciseAuto (the configuration's), preciseOff, or the index file
-// (relative to the root unless absolute).
-func openWith(root, precise string) (*workspace.Workspace, error) {
+// (relative to the root unless absolute); with servers, Refine asks the
+// language servers too (`export --lsp=auto`).
+func openWith(root, precise string, servers *lsp.Manager) (*workspace.Workspace, error) {
 	cfg, err := config.Load()
 	if err != nil {
 		return nil, err
@@ -169,7 +171,7 @@ func openWith(root, precise string) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
-	env := &workspace.Env{Config: cfg, Log: slog.New(slog.DiscardHandler), Version: wire.Version, OneShot: true}
+	env := &workspace.Env{Config: cfg, Log: slog.New(slog.DiscardHandler), Version: wire.Version, OneShot: true, LSP: servers}
 	w := workspace.Open(abs, env, false)
 	if err := w.Index(); err != nil {
 		var none *index.NoSourceError
@@ -249,21 +251,28 @@ func runExport(c *ctx, args []string) error {
 	if *format == "scip" && *out == "" {
 		return usageError{"--format scip writes a binary index: name the file with -o (e.g. -o index.scip)"}
 	}
-	w, err := openWith(pos[0], *precise)
+	var servers *lsp.Manager
+	if *lspMode == "auto" {
+		if servers, err = exportServers(); err != nil {
+			return err
+		}
+		defer servers.Close()
+	}
+	w, err := openWith(pos[0], *precise, servers)
 	if err != nil {
 		return err
 	}
-	w.Refine() // the precise index, as the mode says
+	w.Refine() // the precise index as the mode says, then the servers when asked
 	if err := checkPrecise(c.stderr, w, *precise, !*quiet); err != nil {
 		return err
 	}
 	s := w.Snapshot()
-	res, g := s.Result, s.Graph
-	if *lspMode == "auto" {
-		if g, err = refineExport(c, res, g, *quiet); err != nil {
+	if servers != nil {
+		if err := reportLSP(c.stderr, s.LSP, *quiet); err != nil {
 			return err
 		}
 	}
+	res, g := s.Result, s.Graph
 	if *format == "scip" {
 		st, err := scip.WriteFile(*out, res.Root, g, scip.ExportOptions{ToolVersion: wire.Version})
 		if err != nil {

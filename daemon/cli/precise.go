@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +32,7 @@ func checkPrecise(w io.Writer, ws *workspace.Workspace, mode string, verbose boo
 	file, why, own := info.Unused()
 	switch {
 	case why != "" && explicit:
-		return fmt.Errorf("scip: %s not used: %s", file, why)
+		return errors.New(why) // the import's own error names the file
 	case why != "" && (verbose || !own):
 		fmt.Fprintf(w, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
 	case why == "" && verbose:

@@ -66,7 +66,9 @@ type Env struct {
 	// OneShot: the workspace answers one command in this process (the
 	// CLI without a daemon). It neither opens nor writes the store, keeps
 	// no artifact, and nothing runs after an index (no picture, no SCIP
-	// export, no refinement: Refine applies the precise index when asked).
+	// export, no refinement: Refine applies the precise index when asked,
+	// and asks the language servers when LSP is set, as `ccd export
+	// --lsp=auto` does).
 	OneShot bool
 
 	// warming: a Prepare is parsing a file into a tree cache (one at a

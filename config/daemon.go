@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// Daemon is the resident daemon's own knobs (the engine's are Config's).
+// Daemon is the knobs of the ccd process, daemon and CLI (the engine's
+// are Config's).
 type Daemon struct {
 	// IdleTimeout stops the daemon after this long without requests
 	// while no workspace is indexing; 0 never stops.
@@ -30,8 +31,19 @@ type Daemon struct {
 	// for the built-in one alone.
 	LSPServers string
 	// CPUProfile, when set, is where the daemon writes a CPU profile of
-	// its whole life.
+	// its whole life (and `ccd bench` one of its run).
 	CPUProfile string
+	// MemProfile, when set, is where `ccd bench` writes a heap profile.
+	MemProfile string
+	// NoDaemon makes the CLI work in-process even when a daemon runs.
+	NoDaemon bool
+
+	// Test knobs. WatchDelay is a pause between a workspace's index and
+	// its watch (proving changes made in between are not lost);
+	// NoInotify makes the daemon's watches fail as on a machine out of
+	// inotify instances.
+	WatchDelay time.Duration
+	NoInotify  bool
 }
 
 // DefaultDaemon returns the daemon's built-in knobs.
@@ -45,8 +57,9 @@ func DefaultDaemon() Daemon {
 // error), CCD_DEBOUNCE_MS, CCD_IDLE_GC_MS (0 off), CCD_MAX_WORKSPACES,
 // CCD_LOG_MAX (bytes), CCD_LSP ("off", "0" or "false": no language
 // server), CCD_LSP_SERVERS (else ~/.config/ccd/servers.json when it
-// exists) and CCD_CPUPROFILE. Other bad values keep the default; with an
-// error, the other knobs are still read.
+// exists), CCD_CPUPROFILE, CCD_MEMPROFILE, CCD_NO_DAEMON ("1") and the
+// tests' CCD_TEST_WATCH_DELAY_MS and CCD_TEST_NO_INOTIFY ("1"). Other bad
+// values keep the default; with an error, the other knobs are still read.
 func LoadDaemon() (Daemon, error) {
 	d := DefaultDaemon()
 	var err error
@@ -82,5 +95,11 @@ func LoadDaemon() (Daemon, error) {
 		}
 	}
 	d.CPUProfile = os.Getenv("CCD_CPUPROFILE")
+	d.MemProfile = os.Getenv("CCD_MEMPROFILE")
+	d.NoDaemon = os.Getenv("CCD_NO_DAEMON") == "1"
+	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
+		d.WatchDelay = time.Duration(ms) * time.Millisecond
+	}
+	d.NoInotify = os.Getenv("CCD_TEST_NO_INOTIFY") == "1"
 	return d, err
 }

@@ -463,9 +463,25 @@ func TestRootRules(t *testing.T) {
 	if r := e.run(bins.ccd, nil, "init", "--force", home); r.code != 0 || !strings.Contains(r.stdout, "ready") {
 		t.Errorf("init --force HOME: %+v", r)
 	}
-	// An empty clone is not locked in: once files appear, init indexes it.
+	// An empty clone is not locked in: init refuses it before registering
+	// it, by the rule every auto-registration follows; once files appear,
+	// init indexes it.
 	empty := t.TempDir()
 	e.run(bins.ccd, nil, "init", empty)
+	var werr *wire.Error
+	if err := e.client().Do(context.Background(), http.MethodPost, "/v1/workspaces", wire.AddWorkspace{Root: empty}, nil); !errors.As(err, &werr) ||
+		werr.Status != http.StatusUnprocessableEntity || werr.Code != "bad_root" || !strings.Contains(werr.Message, "no source files") {
+		t.Errorf("POST /v1/workspaces of an empty root: %v", err)
+	}
+	var list []wire.WorkspaceInfo
+	if err := e.client().Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range list {
+		if w.Root == empty {
+			t.Errorf("the empty root was registered: %+v", w)
+		}
+	}
 	os.WriteFile(filepath.Join(empty, "a.py"), []byte("def f():\n    pass\n"), 0o644)
 	if r := e.run(bins.ccd, nil, "init", empty); r.code != 0 || !strings.Contains(r.stdout, "ready") {
 		t.Errorf("init after files appeared: %+v", r)

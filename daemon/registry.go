@@ -112,7 +112,11 @@ func checkRoot(root string, force bool) (string, error) {
 // add registers root and starts indexing it in the background. A root
 // already registered is returned as is, unless its last run failed (an
 // empty clone that has files now) or its root was made again, which
-// starts a new run.
+// starts a new run. A new root must pass the root checks (checkRoot;
+// force lifts the home and system refusals) and hold a source file: a
+// root without one yet (a clone before the clone) is refused, not
+// registered, rather than locked in as an empty graph. Every entrance
+// registers through here: an explicit init or reindex, and admit.
 func (r *registry) add(root string, force bool) (*workspace.Workspace, error) {
 	return r.addWith(root, force, false)
 }
@@ -123,6 +127,13 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace.Worksp
 	abs, err := checkRoot(root, force)
 	if err != nil {
 		return nil, err
+	}
+	if r.registered(abs) == nil {
+		// A bounded walk, outside the lock.
+		if err := index.RequireSource(abs, nil, r.cfg); err != nil {
+			return nil, &errRoot{err.Error() + " yet",
+				"clone or create the project there (or name the project's directory), then init again"}
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -152,23 +163,12 @@ func (r *registry) addWith(root string, force, freshLSP bool) (*workspace.Worksp
 // question with auto=1): it returns the registered workspace holding
 // root (with exact, only one at root itself: a hook's root is a project
 // of its own), unless that one's last index run failed; otherwise root
-// is registered, after the checks of an explicit init (checkRoot; force
-// lifts the home and system refusals) and one more: a root without a
-// source file yet (a clone before the clone) is refused rather than
-// locked in as an empty graph.
+// is registered by the rules of an explicit init (add).
 func (r *registry) admit(root string, exact, force bool) (*workspace.Workspace, error) {
 	if w := r.find(root); w != nil && (!exact || w.Root() == root) && !w.Failed() {
 		return w, nil
 	}
-	abs, err := checkRoot(root, force)
-	if err != nil {
-		return nil, err
-	}
-	if err := index.RequireSource(abs, nil, r.cfg); err != nil {
-		return nil, &errRoot{err.Error() + " yet",
-			"clone or create the project there (or pass repo_path of the project), then init again"}
-	}
-	return r.add(abs, force)
+	return r.add(root, force)
 }
 
 // reindex starts a full index of a registered root (and adds a root not

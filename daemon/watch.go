@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,10 +70,8 @@ func (w *watcher) startPolling(why error) {
 func (r *registry) watch(ws *workspace.Workspace) {
 	// Tests widen the window between indexing and watching to prove that
 	// changes made in it are not lost.
-	if ms, err := strconv.Atoi(os.Getenv("CCD_TEST_WATCH_DELAY_MS")); err == nil && ms > 0 {
-		time.Sleep(time.Duration(ms) * time.Millisecond)
-	}
-	fw, err := newFSWatcher()
+	time.Sleep(r.knobs.WatchDelay)
+	fw, err := newFSWatcher(r.knobs.NoInotify)
 	w := &watcher{r: r, ws: ws, root: ws.Root(), fw: fw, pending: map[string]bool{}, watched: map[string]bool{}, kick: make(chan struct{}, 1),
 		done: make(chan struct{}), pollStop: make(chan struct{}), preciseFile: ws.PreciseFile()}
 	if err != nil {
@@ -195,10 +192,11 @@ func (w *watcher) Close() {
 	<-w.done
 }
 
-// newFSWatcher is fsnotify.NewWatcher; tests make it fail as a machine
-// out of inotify instances does.
-var newFSWatcher = func() (*fsnotify.Watcher, error) {
-	if os.Getenv("CCD_TEST_NO_INOTIFY") == "1" {
+// newFSWatcher is fsnotify.NewWatcher; with fail (a test knob,
+// config.Daemon.NoInotify) it fails as on a machine out of inotify
+// instances.
+func newFSWatcher(fail bool) (*fsnotify.Watcher, error) {
+	if fail {
 		return nil, fmt.Errorf("inotify_init1: %w", syscall.EMFILE)
 	}
 	return fsnotify.NewWatcher()
@@ -219,6 +217,8 @@ func (w *watcher) events() {
 				base := filepath.Base(ev.Name)
 				if base == "HEAD" || base == "packed-refs" || base == "ORIG_HEAD" {
 					w.mark("", true)
+				} else {
+					w.ws.GitChanged() // a commit: the branch's ref may have moved
 				}
 				continue
 			}

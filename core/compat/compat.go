@@ -12,6 +12,8 @@ package compat
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // Kind is how a parameter takes its argument.
@@ -298,19 +300,9 @@ func required(ps []Param, kinds ...Kind) []string {
 	return out
 }
 
-// count is "1 argument", "2 arguments".
-func count(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
+// args is "1 positional argument", "2 positional arguments".
 func args(n int) string {
-	if n == 1 {
-		return "1 positional argument"
-	}
-	return fmt.Sprintf("%d positional arguments", n)
+	return words.Count(n, "positional argument", "positional arguments")
 }
 
 func checkPython(new Sig, call Call, name string) (Verdict, string) {
@@ -437,9 +429,9 @@ func checkGo(old, new Sig, call Call, name string) (Verdict, string) {
 	if !call.Spread {
 		switch {
 		case variadic && call.Positional < np-1:
-			return Breaks, fmt.Sprintf("passes %s, %s now takes at least %d", count(call.Positional, "argument"), name, np-1)
+			return Breaks, fmt.Sprintf("passes %s, %s now takes at least %d", words.Count(call.Positional, "argument", "arguments"), name, np-1)
 		case !variadic && call.Positional != np:
-			return Breaks, fmt.Sprintf("passes %s, %s now takes %d", count(call.Positional, "argument"), name, np)
+			return Breaks, fmt.Sprintf("passes %s, %s now takes %d", words.Count(call.Positional, "argument", "arguments"), name, np)
 		}
 	} else if !variadic {
 		return Breaks, fmt.Sprintf("passes a slice with ..., %s is no longer variadic", name)
@@ -460,7 +452,7 @@ func checkGo(old, new Sig, call Call, name string) (Verdict, string) {
 		switch {
 		case call.Results == 0:
 		case call.Results > 0 && call.Results != new.Results:
-			return Breaks, fmt.Sprintf("assigns %s, %s now returns %d", count(call.Results, "result"), name, new.Results)
+			return Breaks, fmt.Sprintf("assigns %s, %s now returns %d", words.Count(call.Results, "result", "results"), name, new.Results)
 		case call.Results == -1 && new.Results != 1:
 			return Breaks, fmt.Sprintf("uses the result as one value, %s now returns %d", name, new.Results)
 		case call.Results != 0 && normType(old.ResultTypes) != normType(new.ResultTypes):

@@ -59,7 +59,8 @@ func runBench(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	if path := os.Getenv("CCD_CPUPROFILE"); path != "" {
+	knobs, _ := config.LoadDaemon()
+	if path := knobs.CPUProfile; path != "" {
 		f, err := os.Create(path)
 		if err != nil {
 			return fmt.Errorf("cpu profile: %w", err)
@@ -91,7 +92,7 @@ func runBench(c *ctx, args []string) error {
 		return usageError{"--mode must be floor or build"}
 	}
 	r.WallMS = ms(time.Since(t0))
-	if path := os.Getenv("CCD_MEMPROFILE"); path != "" {
+	if path := knobs.MemProfile; path != "" {
 		if f, err := os.Create(path); err == nil {
 			pprof.Lookup("heap").WriteTo(f, 0)
 			f.Close()

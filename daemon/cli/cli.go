@@ -19,6 +19,7 @@ import (
 	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/graph"
 	"github.com/ccd-dev/ccd/core/index"
+	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/core/scip"
 	"github.com/ccd-dev/ccd/daemon/wire"
 	"github.com/ccd-dev/ccd/daemon/workspace"
@@ -159,15 +160,30 @@ func load(root string) (*index.Result, error) {
 // store (a running daemon may own it), keeps no artifact and starts no
 // language server.
 func open(root string) (*workspace.Workspace, error) {
+	return openWith(root, preciseAuto, nil)
+}
+
+// openWith is open with a precise index mode (`export --scip`):
+// preciseAuto (the configuration's), preciseOff, or the index file
+// (relative to the root unless absolute); with servers, Refine asks the
+// language servers too (`export --lsp=auto`).
+func openWith(root, precise string, servers *lsp.Manager) (*workspace.Workspace, error) {
 	cfg, err := config.Load()
 	if err != nil {
 		return nil, err
+	}
+	switch precise {
+	case preciseAuto:
+	case preciseOff:
+		cfg.SCIPIndex = ""
+	default:
+		cfg.SCIPIndex = precise
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", root, err)
 	}
-	env := &workspace.Env{Config: cfg, Log: slog.New(slog.DiscardHandler), Version: wire.Version, OneShot: true}
+	env := &workspace.Env{Config: cfg, Log: slog.New(slog.DiscardHandler), Version: wire.Version, OneShot: true, LSP: servers}
 	w := workspace.Open(abs, env, false)
 	if err := w.Index(); err != nil {
 		var none *index.NoSourceError
@@ -227,7 +243,7 @@ func runExport(c *ctx, args []string) error {
 	out := fs.String("o", "", "output file (default: stdout)")
 	quiet := fs.Bool("q", false, "do not print the summary on stderr")
 	lspMode := fs.String("lsp", "off", "auto: refine call edges with the language servers found; off: tree-sitter only")
-	precise := fs.String("scip", "auto", "auto: confirm and add call edges from DIR/index.scip when a precise indexer (scip-go, scip-typescript, scip-python) wrote it; off; or the index file to read")
+	precise := fs.String("scip", preciseAuto, "auto: confirm and add call edges from DIR/index.scip when a precise indexer (scip-go, scip-typescript, scip-python) wrote it; off; or the index file to read")
 	format := fs.String("format", "json", "json: ccd's export schema; scip: a SCIP index (protobuf) for Sourcegraph and scip tools")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -245,19 +261,28 @@ func runExport(c *ctx, args []string) error {
 	if *format == "scip" && *out == "" {
 		return usageError{"--format scip writes a binary index: name the file with -o (e.g. -o index.scip)"}
 	}
-	res, err := load(pos[0])
+	var servers *lsp.Manager
+	if *lspMode == "auto" {
+		if servers, err = exportServers(); err != nil {
+			return err
+		}
+		defer servers.Close()
+	}
+	w, err := openWith(pos[0], *precise, servers)
 	if err != nil {
 		return err
 	}
-	g := res.Graph
-	if g, _, err = importPrecise(c, res, *precise, *quiet); err != nil {
+	w.Refine() // the precise index as the mode says, then the servers when asked
+	if err := checkPrecise(c.stderr, w, *precise, !*quiet); err != nil {
 		return err
 	}
-	if *lspMode == "auto" {
-		if g, err = refineExport(c, res, g, *quiet); err != nil {
+	s := w.Snapshot()
+	if servers != nil {
+		if err := reportLSP(c.stderr, s.LSP, *quiet); err != nil {
 			return err
 		}
 	}
+	res, g := s.Result, s.Graph
 	if *format == "scip" {
 		st, err := scip.WriteFile(*out, res.Root, g, scip.ExportOptions{ToolVersion: wire.Version})
 		if err != nil {

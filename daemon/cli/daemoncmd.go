@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccd-dev/ccd/config"
 	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/daemon"
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -25,7 +26,7 @@ import (
 // running returns a client for a daemon that is already running, or nil
 // (no daemon, or CCD_NO_DAEMON=1 asks for in-process work).
 func running() *daemonClient {
-	if os.Getenv("CCD_NO_DAEMON") == "1" {
+	if k, _ := config.LoadDaemon(); k.NoDaemon {
 		return nil
 	}
 	c, err := connect(2*time.Second, false)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,11 +10,10 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/config"
-	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/index"
 	"github.com/ccd-dev/ccd/core/lsp"
 	"github.com/ccd-dev/ccd/daemon"
 	"github.com/ccd-dev/ccd/daemon/wire"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
 func runDoctor(c *ctx, args []string) error {
@@ -151,28 +149,32 @@ func orNone(dirs []string) string {
 	return strings.Join(dirs, ", ")
 }
 
-// refineExport applies language-server refinement to an in-process index
-// (ccd export --lsp=auto) and reports what it did on stderr.
-func refineExport(c *ctx, res *index.Result, g *graph.Graph, quiet bool) (*graph.Graph, error) {
+// exportServers is the language-server manager of `ccd export
+// --lsp=auto`: the servers of the user's table, for one in-process
+// workspace; the caller closes it.
+func exportServers() (*lsp.Manager, error) {
 	knobs, _ := config.LoadDaemon()
 	specs, err := daemon.ServerTable(knobs.LSPServers)
 	if err != nil {
 		return nil, err
 	}
-	m := lsp.NewManager(lsp.Options{Servers: specs})
-	defer m.Close()
-	ref, err := lsp.Refine(context.Background(), m, res.Root, g, res.Files, lsp.RefineOptions{})
-	if err != nil {
-		return nil, err
+	return lsp.NewManager(lsp.Options{Servers: specs}), nil
+}
+
+// reportLSP says on w what a workspace's refinement by the language
+// servers did (ccd export --lsp=auto), or returns why it failed.
+func reportLSP(w io.Writer, l workspace.LSPSummary, quiet bool) error {
+	if l.State == workspace.LSPFailed {
+		return fmt.Errorf("lsp refine: %s", l.Err)
 	}
 	if !quiet {
-		st := ref.Stats
+		st := l.Stats
 		var srv []string
 		for l, s := range st.Servers {
 			srv = append(srv, l+": "+s)
 		}
-		fmt.Fprintf(c.stderr, "lsp: asked %d call sites, %d answered, %d edges added, %d confirmed, %d removed as wrong, in %s (%s)\n",
+		fmt.Fprintf(w, "lsp: asked %d call sites, %d answered, %d edges added, %d confirmed, %d removed as wrong, in %s (%s)\n",
 			st.Asked, st.Answered, st.Added, st.Upgraded, st.Stale, st.Duration.Round(time.Millisecond), strings.Join(srv, "; "))
 	}
-	return lsp.Apply(g, ref), nil
+	return nil
 }

@@ -3,59 +3,42 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
-	"time"
 
-	"github.com/ccd-dev/ccd/config"
-	"github.com/ccd-dev/ccd/core/graph"
-	"github.com/ccd-dev/ccd/core/index"
-	"github.com/ccd-dev/ccd/core/lsp"
-	"github.com/ccd-dev/ccd/core/scip"
+	"github.com/ccd-dev/ccd/daemon/workspace"
 )
 
-// importPrecise applies the workspace's precise SCIP index to its graph:
-// mode "off", "auto" (DIR/index.scip when there is one) or a file. It
-// returns the graph and the line naming the index, its tool and age (""
-// when none was applied).
-func importPrecise(c *ctx, res *index.Result, mode string, quiet bool) (*graph.Graph, string, error) {
-	if mode == "off" {
-		return res.Graph, "", nil
-	}
-	file := mode
-	if mode == "auto" {
-		cfg, err := config.Load()
-		if err != nil {
-			return nil, "", err
-		}
-		if cfg.SCIPIndex == "" {
-			return res.Graph, "", nil
-		}
-		file = cfg.SCIPIndex
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(res.Root, filepath.FromSlash(file))
-		}
-		if _, err := os.Stat(file); err != nil {
-			return res.Graph, "", nil
+// Precise index modes of `ccd export --scip`: the configuration's index
+// (DIR/index.scip by default) when there is one, none, or else a file.
+const (
+	preciseAuto = "auto"
+	preciseOff  = "off"
+)
+
+// checkPrecise says on w what a one-shot workspace's import of its precise
+// SCIP index did (Workspace.Refine, which imports it): an index found but
+// not used, with why (ccd's own export only when verbose), and, when
+// verbose, everything a used one did. An index named explicitly (mode a
+// file) that is missing or not used is an error.
+func checkPrecise(w io.Writer, ws *workspace.Workspace, mode string, verbose bool) error {
+	explicit := mode != preciseAuto && mode != preciseOff
+	if explicit {
+		if _, err := os.Stat(ws.PreciseFile()); err != nil {
+			return fmt.Errorf("scip index: %w", err)
 		}
 	}
-	p, err := scip.Load(res.Root, file)
-	if err != nil && mode == "auto" {
-		// An index found, not asked for: one that cannot be used (ccd's
-		// own, damaged, half written) leaves the tree-sitter graph.
-		if !quiet || !errors.Is(err, scip.ErrOwnIndex) {
-			fmt.Fprintf(c.stderr, "scip: %s not used: %v (make it again with the indexer, or pass --scip=off)\n", file, err)
+	info := ws.Snapshot().Precise
+	file, why, own := info.Unused()
+	switch {
+	case why != "" && explicit:
+		return errors.New(why) // the import's own error names the file
+	case why != "" && (verbose || !own):
+		fmt.Fprintf(w, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
+	case why == "" && verbose:
+		if d := info.Detail(); d != "" {
+			fmt.Fprintln(w, "scip: "+d)
 		}
-		return res.Graph, "", nil
 	}
-	if err != nil {
-		return nil, "", err
-	}
-	ref, st := scip.Import(res.Root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(res.Root, p.Made)})
-	if !quiet {
-		fmt.Fprintf(c.stderr, "scip: %s (%s, made %s ago): %d of %d documents used (%d changed since); %d of %d sites found: %d confirmed, %d redirected, %d added, %d external, %d local values; %d edges, %d dropped; %s\n",
-			p.File, st.Tool, time.Since(p.Made).Round(time.Second), st.Used, st.Documents, st.Changed, st.Found, st.Sites,
-			st.Confirmed, st.Redirected, st.Added, st.External, st.Local, len(ref.Edges), len(ref.Stale), st.Duration.Round(time.Millisecond))
-	}
-	return lsp.Apply(res.Graph, ref), scip.Summary(p.File, p.Made, st), nil
+	return nil
 }

@@ -121,10 +121,8 @@ func (l localSource) impact(root, sym string, depth int, conf graph.Confidence) 
 		return nil, err
 	}
 	w.Refine() // the precise index, when the workspace has one
+	checkPrecise(l.c.stderr, w, preciseAuto, false)
 	s := w.Snapshot()
-	if file, why := s.Precise.Unused(); why != "" {
-		fmt.Fprintf(l.c.stderr, "scip: %s not used: %s (make it again with the indexer, or pass --scip=off)\n", file, why)
-	}
 	if s.RunsNote != "" {
 		fmt.Fprintf(l.c.stderr, "tests: %s; affected tests come from the call graph alone\n", s.RunsNote)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // Ensure returns the socket of a running daemon. With autostart, a missing
-// daemon is started (`ccd daemon`, see DaemonExe) and awaited until the
+// daemon is started (`ccd daemon`, see daemonExe) and awaited until the
 // deadline passes or Done is closed. Callers racing to start one take
 // turns on spawn.lock in the state directory: the holder checks again
 // that no daemon answers, starts one and keeps the lock until it answers,
@@ -193,9 +193,9 @@ func openFile(name string, flags int, perm uint32) (int, error) {
 	return fd, err
 }
 
-// DaemonExe finds the ccd binary: $CCD_EXE, the calling executable when it
+// daemonExe finds the ccd binary: $CCD_EXE, the calling executable when it
 // is ccd itself, a ccd beside it, or ccd on PATH.
-func DaemonExe() (string, error) {
+func daemonExe() (string, error) {
 	if p := Getenv("CCD_EXE"); p != "" {
 		return p, nil
 	}
@@ -261,7 +261,7 @@ func lookPath(file string) (string, bool) {
 // session, with no terminal and its output discarded (it logs to a file),
 // and does not wait for it.
 func StartDetached() error {
-	exe, err := DaemonExe()
+	exe, err := daemonExe()
 	if err != nil {
 		return err
 	}

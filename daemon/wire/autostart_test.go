@@ -192,7 +192,7 @@ func TestDaemonExe(t *testing.T) {
 	for _, c := range cases {
 		t.Setenv("CCD_EXE", c.exe)
 		t.Setenv("PATH", c.path)
-		got, err := DaemonExe()
+		got, err := daemonExe()
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%+v: want an error with %q, got %q %v", c, c.err, got, err)

@@ -15,33 +15,6 @@ type Response struct {
 	Body   []byte
 }
 
-// ParseResponse parses a whole answer as read up to the end of the
-// connection. Truncated or malformed input is an error, never a panic.
-func ParseResponse(raw []byte) (*Response, error) { return parsePieces(raw, 0) }
-
-// parsePieces feeds raw to a parser at most piece bytes at a time (0: as
-// much as its buffer takes), finishing at the end as a closed connection
-// would.
-func parsePieces(raw []byte, piece int) (*Response, error) {
-	p := newParser(MaxBody)
-	for len(raw) > 0 {
-		sp := p.space()
-		if piece > 0 && piece < len(sp) {
-			sp = sp[:piece]
-		}
-		n := copy(sp, raw)
-		raw = raw[n:]
-		done, err := p.feed(n)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return p.resp, nil
-		}
-	}
-	return p.finish()
-}
-
 // How an answer's body ends.
 const (
 	bodyUntilClose = iota

@@ -19,8 +19,11 @@ type PreciseInfo struct {
 	file  string // absolute
 	made  time.Time
 	stats scip.ImportStats
-	err   string // why the index was not used
-	own   bool   // the index is ccd's own export (not used, nothing to report)
+	// edges and dropped count the refinement's edges and the tree-sitter
+	// edges it dropped.
+	edges, dropped int
+	err            string // why the index was not used
+	own            bool   // the index is ccd's own export (not used, nothing to report)
 }
 
 // PreciseFile is the precise index a workspace's configuration names,
@@ -65,7 +68,7 @@ func (w *Workspace) importPrecise(res *index.Result) *lsp.Refinement {
 		return nil
 	}
 	ref, st := scip.Import(w.root, res.Graph, res.Files, p.Index, scip.ImportOptions{Changed: scip.ChangedSince(w.root, p.Made)})
-	info.made, info.stats = p.Made, st
+	info.made, info.stats, info.edges, info.dropped = p.Made, st, len(ref.Edges), len(ref.Stale)
 	w.env.Log.Info("scip index imported", "root", w.root, "file", file, "tool", st.Tool, "documents", st.Used,
 		"changed", st.Changed, "confirmed", st.Confirmed, "added", st.Added, "redirected", st.Redirected, "took", st.Duration)
 	return ref
@@ -129,13 +132,23 @@ func (info PreciseInfo) Line() string {
 }
 
 // Unused names the precise index found in the workspace and says why it
-// was not used; why is "" when it was used, when there is none, and when
-// it is ccd's own export (no refinement, nothing to warn about).
-func (info PreciseInfo) Unused() (file, why string) {
-	if info.own {
-		return info.file, ""
+// was not used; why is "" when it was used and when there is none; own
+// says it is ccd's own export (no refinement, usually nothing to warn
+// about).
+func (info PreciseInfo) Unused() (file, why string, own bool) {
+	return info.file, info.err, info.own
+}
+
+// Detail is a line on everything an import of the precise index did
+// (`ccd export` prints it), "" when none was imported.
+func (info PreciseInfo) Detail() string {
+	if info.file == "" || info.err != "" {
+		return ""
 	}
-	return info.file, info.err
+	st := info.stats
+	return fmt.Sprintf("%s (%s, made %s ago): %d of %d documents used (%d changed since); %d of %d sites found: %d confirmed, %d redirected, %d added, %d external, %d local values; %d edges, %d dropped; %s",
+		info.file, st.Tool, time.Since(info.made).Round(time.Second), st.Used, st.Documents, st.Changed, st.Found, st.Sites,
+		st.Confirmed, st.Redirected, st.Added, st.External, st.Local, info.edges, info.dropped, st.Duration.Round(time.Millisecond))
 }
 
 // preciseOnly refines the workspace with its precise index alone, when no language

@@ -410,6 +410,10 @@ type LSPSummary struct {
 	// Missing maps each language that had call sites to ask about, but no
 	// installed server, to the server it needs.
 	Servers, Missing map[string]string
+	// Err says why the refinement failed (State LSPFailed).
+	Err string
+	// Stats are the refinement's own counts (`ccd export` prints them).
+	Stats lsp.Stats
 }
 
 // lspSummary summarises the refinement and the last precise import.
@@ -417,10 +421,10 @@ func (w *Workspace) lspSummary() (LSPSummary, PreciseInfo) {
 	s := &w.lsp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := LSPSummary{State: s.state, Done: s.done, Total: s.total, Spliced: s.spliced, Reapplied: s.reapplied}
+	out := LSPSummary{State: s.state, Done: s.done, Total: s.total, Spliced: s.spliced, Reapplied: s.reapplied, Err: s.err}
 	if s.ref != nil {
 		st := s.ref.Stats
-		out.Added, out.Upgraded, out.Missing, out.Servers = st.Added, st.Upgraded, st.Missing, st.Used
+		out.Added, out.Upgraded, out.Missing, out.Servers, out.Stats = st.Added, st.Upgraded, st.Missing, st.Used, st
 	}
 	return out, s.preciseInfo
 }

@@ -95,6 +95,14 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	if !ok && err == nil {
 		next, st, err = res.Update(hint)
 	}
+	// HEAD is read again when git's state may have moved: a full update
+	// (the watcher saw HEAD move), a walk of the tree (polling sees no
+	// git event), or any change under .git since it was last read
+	// (GitChanged); an edit of known files leaves it as it was.
+	head, readHead := "", ch.Full || !ok || w.gitChanged.Swap(false)
+	if readHead {
+		head = gitHead(w.root)
+	}
 	var refineAgain, projectChanged bool
 	if err == nil {
 		refineAgain, c.Files = w.markPending(res, next)
@@ -105,6 +113,9 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	w.dirty = w.watch != nil && w.watch.Pending()
 	if err != nil {
 		w.mu.Unlock()
+		if readHead {
+			w.gitChanged.Store(true) // still to be read
+		}
 		log.Warn("update failed", "root", w.root, "err", err)
 		c.After, c.Tree = c.Before, res.Graph
 		return c, err
@@ -117,7 +128,9 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 		w.updates++
 		w.stats = st
 	}
-	w.head = gitHead(w.root)
+	if readHead {
+		w.head = head
+	}
 	gen := w.gen
 	w.mu.Unlock()
 	// The refined graph follows every update in turn (one splice when
@@ -157,6 +170,10 @@ func (w *Workspace) Update(ch Changes) (c Change, err error) {
 	}
 	return c, nil
 }
+
+// GitChanged says something under .git changed (the watcher sees the
+// directory's events): the next update reads HEAD again.
+func (w *Workspace) GitChanged() { w.gitChanged.Store(true) }
 
 // Prepare parses rel (relative to the root) into the workspace's tree
 // cache in the background (one file at a time in the whole daemon; a

@@ -67,7 +67,9 @@ type Env struct {
 	// OneShot: the workspace answers one command in this process (the
 	// CLI without a daemon). It neither opens nor writes the store, keeps
 	// no artifact, and nothing runs after an index (no picture, no SCIP
-	// export, no refinement: Refine applies the precise index when asked).
+	// export, no refinement: Refine applies the precise index when asked,
+	// and asks the language servers when LSP is set, as `ccd export
+	// --lsp=auto` does).
 	OneShot bool
 
 	// warming: a Prepare is parsing a file into a tree cache (one at a
@@ -105,7 +107,7 @@ type Watch interface {
 //
 // The rest needs no lock: the retrieval index and the mirrors' list are
 // atomic pointers, the background saves and exports are coalesced by
-// atomic flags (coalescer), and removed, freshLSP and the store's note
+// atomic flags (coalescer), and removed, freshLSP, gitChanged and the store's note
 // and epoch are atomics.
 type Workspace struct {
 	root string
@@ -143,6 +145,10 @@ type Workspace struct {
 	// freshLSP makes the next refinement ask the servers even when the
 	// store holds one for the same inputs (ccd reindex).
 	freshLSP atomic.Bool
+	// gitChanged: something under .git changed since HEAD was read (a
+	// commit moves the branch's ref without touching HEAD); the next
+	// update reads HEAD again.
+	gitChanged atomic.Bool
 
 	persist persistState // the store (persist.go)
 	lsp     lspState     // language-server refinement (refine.go)

@@ -268,6 +268,13 @@ func identByte(c byte) bool {
 // tokens appends the identifiers in ss to out, less the language's self
 // names, which are never looked up as names.
 func tokens(spec *langSpec, out []string, ss ...string) []string {
+	eachToken(spec, ss, func(t string) { out = append(out, t) })
+	return out
+}
+
+// eachToken calls fn with every identifier of ss but the language's
+// self names.
+func eachToken(spec *langSpec, ss []string, fn func(string)) {
 	for _, s := range ss {
 		for i := 0; i < len(s); {
 			if !identByte(s[i]) {
@@ -279,11 +286,17 @@ func tokens(spec *langSpec, out []string, ss ...string) []string {
 				j++
 			}
 			if t := s[i:j]; !spec.isSelf(t) {
-				out = append(out, t)
+				fn(t)
 			}
 			i = j
 		}
 	}
+}
+
+// hashTokens is tokens, hashed as they are found (mentions keeps only
+// the hashes: no string headers to hold meanwhile).
+func hashTokens(spec *langSpec, out []uint64, ss ...string) []uint64 {
+	eachToken(spec, ss, func(t string) { out = append(out, hashName(t)) })
 	return out
 }
 
@@ -297,34 +310,34 @@ func hashName(s string) uint64 { return maphash.String(tokenSeed, s) }
 // changes.
 func mentions(f *facts.File) []uint64 {
 	spec := specFor(f.Lang)
-	var toks []string
+	var toks []uint64
 	for i := range f.Calls {
 		c := &f.Calls[i]
-		toks = tokens(spec, toks, c.Name, c.Recv)
+		toks = hashTokens(spec, toks, c.Name, c.Recv)
 	}
 	for i := range f.Bindings {
 		b := &f.Bindings[i]
-		toks = tokens(spec, toks, b.Type, b.FromCall, b.FromExpr)
+		toks = hashTokens(spec, toks, b.Type, b.FromCall, b.FromExpr)
 	}
 	for i := range f.Refs {
-		toks = tokens(spec, toks, f.Refs[i].Recv, f.Refs[i].Name)
+		toks = hashTokens(spec, toks, f.Refs[i].Recv, f.Refs[i].Name)
 	}
 	for i := range f.Defs {
 		d := &f.Defs[i]
-		toks = tokens(spec, toks, d.Owner, d.Result)
+		toks = hashTokens(spec, toks, d.Owner, d.Result)
 		for _, b := range d.Bases {
-			toks = tokens(spec, toks, b)
+			toks = hashTokens(spec, toks, b)
 		}
 		if d.Kind == facts.Class {
 			// Reopened classes (Ruby, C++) share members with other files.
-			toks = append(toks, d.Name)
+			toks = append(toks, hashName(d.Name))
 		}
 	}
 	for i := range f.Imports {
 		im := &f.Imports[i]
-		toks = tokens(spec, toks, im.Spec, im.Name, im.Alias)
+		toks = hashTokens(spec, toks, im.Spec, im.Name, im.Alias)
 	}
-	toks = tokens(spec, toks, f.DefaultExport)
+	toks = hashTokens(spec, toks, f.DefaultExport)
 	if f.Lang == "python" {
 		// a function calling one of its parameters reads what the files
 		// importing it pass (see passedName)
@@ -332,24 +345,22 @@ func mentions(f *facts.File) []uint64 {
 			c := &f.Calls[i]
 			if c.Recv == "" && c.Caller >= 0 && f.Defs[c.Caller].Parent < 0 {
 				if _, ok := paramPos(f.Defs[c.Caller].Signature, c.Name); ok {
-					toks = append(toks, f.Defs[c.Caller].Name+"()#")
+					toks = append(toks, hashName(f.Defs[c.Caller].Name+"()#"))
 				}
 			}
 		}
 	}
 	if f.Lang == "go" && (len(f.Bindings) > 0 || len(f.Defs) > 0) {
 		// callbackEdges looks these up on the types the file holds.
-		toks = append(toks, callbackNames...)
+		for _, n := range callbackNames {
+			toks = append(toks, hashName(n))
+		}
 	}
 	if family(f.Lang) == "js" {
-		toks = append(toks, "default")
+		toks = append(toks, hashName("default"))
 	}
-	hs := make([]uint64, len(toks))
-	for i, t := range toks {
-		hs[i] = hashName(t)
-	}
-	slices.Sort(hs)
-	return slices.Compact(hs)
+	slices.Sort(toks)
+	return slices.Clip(slices.Compact(toks))
 }
 
 // mentionsAny reports whether sorted hashes hs hold one of names.

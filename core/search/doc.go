@@ -95,7 +95,8 @@
 // note says when no handle has every word. A one-word pattern has no
 // file part. The best 400 then get priors: ×(1 + 0.6·share of the words
 // the path names), ×0.3 in a test file (unless the pattern asks about
-// tests), and for a one-identifier pattern (optionally qualified by
+// tests), ×1.2 for an exported Go definition (a pattern of several
+// words), and for a one-identifier pattern (optionally qualified by
 // package or type) ×2 for a definition of exactly that name, ×1.5 for the
 // name in another case. The first page of a text search shows at most
 // two handles of a file before the other files' best.

@@ -64,3 +64,22 @@ func TestIntersect(t *testing.T) {
 		}
 	}
 }
+
+func TestExportedName(t *testing.T) {
+	cases := []struct {
+		lang, name string
+		want       bool
+	}{
+		{"go", "ReadFull", true},
+		{"go", "readFull", false},
+		{"go", "_", false},
+		{"go", "", false},
+		{"python", "Public", false}, // Python exports by no case rule
+		{"python", "_private", false},
+	}
+	for _, c := range cases {
+		if got := exportedName(c.lang, c.name); got != c.want {
+			t.Errorf("exportedName(%q, %q) = %v, want %v", c.lang, c.name, got, c.want)
+		}
+	}
+}

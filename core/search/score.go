@@ -507,6 +507,17 @@ const (
 	pathBoost       = 0.6 // at most, a path naming every query word
 	exactNameBoost  = 2   // a definition named exactly as a one-word query
 	foldNameBoost   = 1.5 // the same, but for case
+	// exportedBoost lifts, for a question of several words, a definition
+	// its language exports by its name's case (Go): a question asks what
+	// a package offers, and its exported API is where that is, above the
+	// unexported helpers of an internal package that implements it too.
+	// Not in tests: a test function's capital says nothing.
+	// On the first three question sets it lifted Go recall@8 from 140 to
+	// 142 of 152 (MRR 0.770 to 0.782; 0.1 and 0.3 gave 141). Python's
+	// leading underscore says less (dataclasses does its work in _private
+	// functions): the same boost for Python names without one lost a
+	// question at recall@8, so Python is left out.
+	exportedBoost = 0.2
 )
 
 // applyPriors scales the best docs of h by the priors of their file: the
@@ -551,6 +562,9 @@ func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
 			}
 			byFile[f] = factor
 		}
+		if len(words) >= 2 && doc.typ.isDef() && exportedName(f.lang, doc.name) && !isTestPath(f.path) {
+			factor *= 1 + exportedBoost
+		}
 		if ident && doc.typ.isDef() && (qual == "" || qual == doc.parent || qual == path.Base(path.Dir(f.path))) {
 			switch {
 			case doc.name == name:
@@ -561,6 +575,12 @@ func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
 		}
 		h.score[d] *= factor
 	}
+}
+
+// exportedName reports whether a definition's name is exported by its
+// case, in a language where that is the rule (Go).
+func exportedName(lang, name string) bool {
+	return lang == "go" && name != "" && name[0] >= 'A' && name[0] <= 'Z'
 }
 
 // isTestPath reports whether p holds tests: a test file by its language's

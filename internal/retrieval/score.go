@@ -204,7 +204,7 @@ var SetNotes = map[string]string{
 	"heldout": "written the same way before the second round of ranking work and never used to tune it; the third round " +
 		"looked at its misses too, so it is now a tuning set like the first",
 	"heldout2": "written the same way before the third round of ranking work, over packages neither other set uses, and " +
-		"never used to tune it: the figure that says whether round 3 generalises",
+		"held out of it; the fourth round looked at its misses, so it is now a tuning set too",
 	"heldout3": "written the same way before the fourth round of ranking work, over packages and modules no other set uses, " +
 		"and never used to tune it (round 4 looked only at its totals): the figure that says whether the ranking generalises",
 }

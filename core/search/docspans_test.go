@@ -83,3 +83,35 @@ func TestExportedName(t *testing.T) {
 		}
 	}
 }
+
+// TestDocField: a definition's doc comment counts in the doc field besides
+// the body, and lifts the definition it documents above one that holds
+// the same words in its code.
+func TestDocField(t *testing.T) {
+	documented := "package a\n\n// Group waits until every worker has finished.\nfunc Group() {\n\tx := 1\n\t_ = x\n}\n"
+	inCode := "package b\n\nfunc helper() {\n\tuntil := waits(worker, worker)\n\tfinished(until, finished(worker))\n}\n"
+	defOf := func(src, name string) []facts.Def {
+		a := strings.Index(src, "func "+name)
+		return []facts.Def{{Name: name, Qual: name, Kind: facts.Func, StartByte: a, EndByte: len(src) - 1, Parent: -1}}
+	}
+	pf := prepare("a/a.go", []byte(documented), "go", defOf(documented, "Group"), false)
+	var d *doc
+	for i := range pf.docs {
+		if pf.docs[i].name == "Group" {
+			d = &pf.docs[i]
+		}
+	}
+	if d == nil || d.lens[fDoc] != 7 || d.lens[fBody] < d.lens[fDoc] {
+		t.Fatalf("Group's field lengths %v: want 7 doc terms, counted in the body too", d)
+	}
+	ix := New()
+	ix.Update("a/a.go", []byte(documented), "go", defOf(documented, "Group"))
+	ix.Update("b/b.go", []byte(inCode), "go", defOf(inCode, "helper"))
+	r, err := ix.Query(QueryParams{Pattern: "wait until workers finished"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Handles) == 0 || r.Handles[0].FilePath != "a/a.go" {
+		t.Errorf("got %v, want the documented a/a.go first", labels(r.Handles))
+	}
+}

@@ -46,7 +46,9 @@ func (ix *Index) commit(pf *prepared) {
 		ix.nDocs++
 		for k := range d.lens {
 			ix.fieldLen[k] += int64(d.lens[k])
-			f.length += d.lens[k]
+			if k != fDoc { // its words are the body's too
+				f.length += d.lens[k]
+			}
 		}
 		if d.typ.isDef() || d.typ == ntSection {
 			k := strings.ToLower(d.name)

@@ -54,10 +54,12 @@
 //
 // Terms are identifier-aware (package terms): every word yields its
 // lowercased whole form and its camelCase, snake_case and digit parts. A
-// handle has three fields: name, signature (qualified name plus signature,
-// or heading path) and body. Each field is scored with BM25
-// (k1 = 1.2; b = 0.3, 0.5, 0.75) and the fields are summed with weights 6,
-// 2.5 and 1, times the term's idf. Because each field saturates on its
+// handle has four fields: name, signature (qualified name plus signature,
+// or heading path), body, and doc (the words of its doc comment or
+// docstring, a Go package comment or a Python module docstring, which
+// count in the body too). Each field is scored with BM25
+// (k1 = 1.2; b = 0.3, 0.5, 0.75, 0.5) and the fields are summed with
+// weights 6, 2.5, 1 and 2, times the term's idf. Because each field saturates on its
 // own, one hit in a name outweighs any number of hits in a body: the
 // definition of ServeHTTP outranks a function that calls it seven times.
 // A pattern's function words (how, the, where …) are left out when other
@@ -72,7 +74,7 @@
 // A question is answered by a file, and its words are spread over the
 // file's handles, so a text search of several words also scores every
 // file it touches as one document (BM25F over the same postings: a
-// file's frequency of a word sums its handles', names ×3, normalised by
+// file's frequency of a word sums its handles', names ×3, doc +1, normalised by
 // the file's length with b = 0.75) plus its path (each word the path names
 // adds the word's idf over paths: runtime/netpoll_epoll.go for "epoll").
 // A handle's score is its own BM25 times the square of its coverage and
@@ -93,7 +95,8 @@
 // note says when no handle has every word. A one-word pattern has no
 // file part. The best 400 then get priors: ×(1 + 0.6·share of the words
 // the path names), ×0.3 in a test file (unless the pattern asks about
-// tests), and for a one-identifier pattern (optionally qualified by
+// tests), ×1.2 for an exported Go definition (a pattern of several
+// words), and for a one-identifier pattern (optionally qualified by
 // package or type) ×2 for a definition of exactly that name, ×1.5 for the
 // name in another case. The first page of a text search shows at most
 // two handles of a file before the other files' best.

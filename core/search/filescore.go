@@ -25,6 +25,7 @@ import (
 const (
 	fileNameWeight = 3.0  // a word in a handle's name, per occurrence, against 1 in a body
 	fileSigWeight  = 1.0  // in a signature or qualified name
+	fileDocWeight  = 1.0  // in documentation, besides its count in the body
 	filePathWeight = 1.0  // the path names the word: this times the word's idf over paths
 	fileB          = 0.75 // length normalisation of files
 	fileK1         = 1.2  // saturation of a file's frequency of a word

@@ -148,7 +148,7 @@ func (ix *Index) symbols(sym string) *hits {
 	}
 	if t, ok := ix.dict[name]; ok {
 		for _, p := range ix.terms[t].post {
-			if nameTF, _, _ := unpackTF(p.tf); nameTF > 0 {
+			if nameTF, _, _, _ := unpackTF(p.tf); nameTF > 0 {
 				add(p.doc, scorePart)
 			}
 		}

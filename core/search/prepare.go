@@ -14,17 +14,23 @@ const (
 	fName = iota // the symbol's or heading's name
 	fSig         // qualified name and signature, heading path
 	fBody        // the content
+	// fDoc is the documentation within the content: a definition's doc
+	// comment or docstring, a file's package comment or module docstring.
+	// Its words count in the body too; this field weighs them again, as
+	// the words that say what the code is for.
+	fDoc
 	nFields
 )
 
-// A posting's term frequencies are packed into one uint32: name in the top
-// byte, signature in the next, body in the low 16 bits (all saturating).
-func packTF(name, sig, body uint32) uint32 {
-	return min(name, 0xff)<<24 | min(sig, 0xff)<<16 | min(body, 0xffff)
+// A posting's term frequencies are packed into one uint32, all
+// saturating: name in the top 6 bits, signature in the next 6, doc in the
+// next 8, body in the low 12 (BM25 saturates long before 4,095).
+func packTF(name, sig, body, doc uint32) uint32 {
+	return min(name, 0x3f)<<26 | min(sig, 0x3f)<<20 | min(doc, 0xff)<<12 | min(body, 0xfff)
 }
 
-func unpackTF(tf uint32) (name, sig, body uint32) {
-	return tf >> 24, tf >> 16 & 0xff, tf & 0xffff
+func unpackTF(tf uint32) (name, sig, body, doc uint32) {
+	return tf >> 26, tf >> 20 & 0x3f, tf & 0xfff, tf >> 12 & 0xff
 }
 
 // prepared is a file's handles and postings, built without any lock and
@@ -87,6 +93,7 @@ func prepare(p string, content []byte, lang string, defs []facts.Def, eager bool
 		preview: preview(content), hash: pf.hash, tokens: count(content),
 	})
 	b := builder{local: map[string]uint32{}, pf: pf}
+	docs := docSpans(content, lang, defs, li)
 	ordinals := map[string]int{}
 	for _, pc := range pieces {
 		k := pc.typ.idGroup() + "\x00" + pc.key
@@ -103,11 +110,14 @@ func prepare(p string, content []byte, lang string, defs []facts.Def, eager bool
 		n := uint32(len(pf.docs))
 		d.lens[fName] = b.add(n, []byte(pc.name), fName)
 		d.lens[fSig] = b.add(n, []byte(pc.sig), fSig)
-		if pc.own == nil {
-			d.lens[fBody] = b.add(n, span, fBody)
-		} else {
-			for _, s := range pc.own {
-				d.lens[fBody] += b.add(n, content[s.Start:s.End], fBody)
+		own := pc.own
+		if own == nil {
+			own = []Span{{pc.start, pc.end}}
+		}
+		for _, s := range own {
+			d.lens[fBody] += b.add(n, content[s.Start:s.End], fBody)
+			for _, x := range intersect(s, docs) {
+				d.lens[fDoc] += b.add(n, content[x.Start:x.End], fDoc)
 			}
 		}
 		pf.docs = append(pf.docs, d)
@@ -145,16 +155,18 @@ func (b *builder) add(n uint32, text []byte, f int) uint32 {
 			b.pf.post[id] = ps
 		}
 		last := &ps[len(ps)-1]
-		name, sig, body := unpackTF(last.tf)
+		name, sig, body, doc := unpackTF(last.tf)
 		switch f {
 		case fName:
 			name++
 		case fSig:
 			sig++
+		case fDoc:
+			doc++
 		default:
 			body++
 		}
-		last.tf = packTF(name, sig, body)
+		last.tf = packTF(name, sig, body, doc)
 	})
 	return count
 }

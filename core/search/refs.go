@@ -204,7 +204,7 @@ func (ix *Index) typeRefs(sym string, fc *fileCache) []Ref {
 	}
 	var out []Ref
 	for _, p := range ix.terms[t].post {
-		_, sigTF, _ := unpackTF(p.tf)
+		_, sigTF, _, _ := unpackTF(p.tf)
 		d := &ix.docs[p.doc]
 		if sigTF == 0 || !d.typ.isDef() || d.name == name || !sigNames(d.sig, name) {
 			continue

@@ -204,8 +204,15 @@ var SetNotes = map[string]string{
 	"heldout": "written the same way before the second round of ranking work and never used to tune it; the third round " +
 		"looked at its misses too, so it is now a tuning set like the first",
 	"heldout2": "written the same way before the third round of ranking work, over packages neither other set uses, and " +
-		"never used to tune it: the figure that says whether round 3 generalises",
+		"held out of it; the fourth round looked at its misses, so it is now a tuning set too",
+	"heldout3": "written the same way before the fourth round of ranking work, over packages and modules no other set uses, " +
+		"and never used to tune it (round 4 looked only at its totals): the figure that says whether the ranking generalises",
 }
+
+// Sealed sets are reported by their totals only: their misses are not
+// listed, so that later rounds of ranking work cannot tune on them and
+// they stay unseen.
+var Sealed = map[string]bool{"heldout3": true}
 
 // LoadAverage is the machine's one-minute load average (-1 when unknown).
 func LoadAverage() float64 { return loadAverage() }
@@ -288,6 +295,10 @@ func Report(outs []Outcome, corpora []*Corpus, fills []FillingRun, command strin
 	}
 	writeGuidance(&b, outs)
 	for _, set := range sets {
+		if Sealed[set] {
+			fmt.Fprintf(&b, "\n## Questions of `%s.tsv` ccd missed\n\nNot listed: the set is sealed (its totals only), so that ranking work cannot tune on it.\n", set)
+			continue
+		}
 		fmt.Fprintf(&b, "\n## Questions of `%s.tsv` ccd missed (gold not in its top %d)\n\n| question | gold | ccd's first files | grep rank |\n|---|---|---|---|\n", set, Limit)
 		for _, o := range bySet[set] {
 			if o.CCD.Rank >= 1 {

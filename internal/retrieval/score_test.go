@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,14 +93,33 @@ func TestQuestionFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tuning) < 60 || len(held) < 40 || len(held2) < 45 {
-		t.Errorf("%d tuning and %d, %d held-out questions", len(tuning), len(held), len(held2))
+	held3, err := ReadQuestions("../../testdata/retrieval/heldout3.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tuning) < 60 || len(held) < 40 || len(held2) < 45 || len(held3) < 55 {
+		t.Errorf("%d tuning and %d, %d, %d held-out questions", len(tuning), len(held), len(held2), len(held3))
+	}
+	// heldout3's gold files lie in packages (Go directories, Python
+	// top-level modules) no earlier set answers with.
+	used := map[string]bool{}
+	for _, q := range append(append(tuning, held...), held2...) {
+		for _, g := range q.Gold {
+			used[q.Corpus+" "+goldUnit(q.Corpus, g)] = true
+		}
+	}
+	for _, q := range held3 {
+		for _, g := range q.Gold {
+			if used[q.Corpus+" "+goldUnit(q.Corpus, g)] {
+				t.Errorf("heldout3 gold %s of %q is in a package an earlier set uses", g, q.Text)
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, q := range tuning {
 		seen[strings.ToLower(q.Text)] = true
 	}
-	for _, q := range append(held, held2...) {
+	for _, q := range append(append(held, held2...), held3...) {
 		if seen[strings.ToLower(q.Text)] {
 			t.Errorf("held-out question %q is also a tuning or another held-out question", q.Text)
 		}
@@ -118,5 +138,25 @@ func TestReportSets(t *testing.T) {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
 		}
+	}
+}
+
+// goldUnit is the package a gold file belongs to: its directory for Go,
+// its top-level module or package for Python.
+func goldUnit(corpus, gold string) string {
+	if corpus == "go" {
+		return path.Dir(gold)
+	}
+	first, _, _ := strings.Cut(gold, "/")
+	return strings.TrimSuffix(first, ".py")
+}
+
+func TestReportSealed(t *testing.T) {
+	outs := []Outcome{
+		{Q: Question{Set: "heldout3", Corpus: "go", Kind: "nl", Text: "secret question", Gold: []string{"b.go"}}, CCD: Answer{Files: []string{"c.go"}}, Pack: PackOutcome{Band: "low"}},
+	}
+	r := Report(outs, nil, nil, "test", [2]float64{1, 2})
+	if strings.Contains(r, "secret question") || !strings.Contains(r, "sealed") || !strings.Contains(r, "0/1 (0%)") {
+		t.Errorf("a sealed set's report shows its questions or lacks its totals:\n%s", r)
 	}
 }

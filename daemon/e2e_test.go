@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/daemon/wire"
-	"github.com/ccd-dev/ccd/internal/httpclient"
 	"github.com/ccd-dev/ccd/internal/testrepo"
 )
 
@@ -110,7 +109,7 @@ func (e *env) run(bin string, stdin []byte, args ...string) result {
 	return r
 }
 
-func (e *env) client() *httpclient.Client { return httpclient.New(filepath.Join(e.home, "ccd.sock")) }
+func (e *env) client() *testClient { return newTestClient(filepath.Join(e.home, "ccd.sock")) }
 
 // daemons lists the pids of daemon processes of this test's binary and
 // state directory.
@@ -928,7 +927,7 @@ func BenchmarkEditToFresh(b *testing.B) {
 	}
 	run("init", root)
 	defer run("stop")
-	c := httpclient.New(filepath.Join(home, "ccd.sock"))
+	c := newTestClient(filepath.Join(home, "ccd.sock"))
 	ws := func() wire.WorkspaceInfo {
 		var list []wire.WorkspaceInfo
 		if err := c.Do(context.Background(), http.MethodGet, "/v1/workspaces", nil, &list); err != nil || len(list) != 1 {

@@ -2,9 +2,9 @@ package daemon_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccd-dev/ccd/internal/httpclient"
+	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
 // BenchmarkHookEvents measures hook round trips per event type through the
@@ -40,7 +40,6 @@ func BenchmarkHookEvents(b *testing.B) {
 	defer ccd("stop")
 	// The target: the function with the most callers in the largest file
 	// (or CCD_BENCH_FILE).
-	c := httpclient.New(filepath.Join(home, "ccd.sock"))
 	var exp struct {
 		Nodes []struct {
 			ID, Kind, Label, Path string
@@ -49,11 +48,14 @@ func BenchmarkHookEvents(b *testing.B) {
 		} `json:"nodes"`
 		Edges []struct{ From, To, Type string } `json:"edges"`
 	}
-	var buf bytes.Buffer
-	if err := c.Do(context.Background(), http.MethodGet, "/v1/export?root="+root, nil, &buf); err != nil {
+	r, err := (wire.Client{Deadline: wire.After(int64(10 * time.Minute))}).Call(filepath.Join(home, "ccd.sock"), http.MethodGet, "/v1/export?root="+url.QueryEscape(root), nil)
+	if err == nil {
+		err = r.Err()
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
-	json.Unmarshal(buf.Bytes(), &exp)
+	json.Unmarshal(r.Body, &exp)
 	file := os.Getenv("CCD_BENCH_FILE")
 	if file == "" {
 		var size int64

@@ -1,9 +1,10 @@
 package benchmd
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/daemon/wire"
-	"github.com/ccd-dev/ccd/internal/httpclient"
 )
 
 // daemonEnv is the environment every ccd process of a run gets: the
@@ -54,7 +54,7 @@ type daemonProc struct {
 	home string
 	cmd  *exec.Cmd
 	log  *os.File
-	c    *httpclient.Client
+	sock string // asked through package wire, as the CLI and the shims ask
 	done chan error
 }
 
@@ -69,7 +69,7 @@ func startDaemon(ccdBin, home string, env []string) (*daemonProc, time.Duration,
 	if err != nil {
 		return nil, 0, fmt.Errorf("start daemon: %w", err)
 	}
-	d := &daemonProc{env: env, home: home, log: log, c: httpclient.New(sock), done: make(chan error, 1)}
+	d := &daemonProc{env: env, home: home, log: log, sock: sock, done: make(chan error, 1)}
 	d.cmd = exec.Command(ccdBin, "daemon")
 	d.cmd.Env = env
 	d.cmd.Stdout, d.cmd.Stderr = log, log
@@ -81,9 +81,7 @@ func startDaemon(ccdBin, home string, env []string) (*daemonProc, time.Duration,
 	go func() { d.done <- d.cmd.Wait() }()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		err := d.c.Ping(ctx)
-		cancel()
+		err := (wire.Client{Deadline: wire.After(int64(time.Second))}).Ping(sock)
 		if err == nil {
 			return d, time.Since(t0), nil
 		}
@@ -103,11 +101,42 @@ func startDaemon(ccdBin, home string, env []string) (*daemonProc, time.Duration,
 	}
 }
 
-// do sends one JSON request with a generous deadline.
+// call sends one request (one connection, as every client of the
+// daemon does) and reads the whole answer.
+func (d *daemonProc) call(method, path string, body []byte, timeout time.Duration) (*wire.Response, error) {
+	c := wire.Client{Version: wire.Version, Deadline: wire.After(int64(timeout))}
+	return c.Call(d.sock, method, path, body)
+}
+
+// do sends one JSON request with a generous deadline and decodes a 2xx
+// answer into out, or copies it there when out is an io.Writer (a non-2xx
+// answer is the daemon's error).
 func (d *daemonProc) do(method, path string, in, out any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	return d.c.Do(ctx, method, path, in, out)
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("%s %s: %w", method, path, err)
+		}
+	}
+	r, err := d.call(method, path, body, 30*time.Minute)
+	if err != nil {
+		return err
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if out == nil {
+		return nil
+	}
+	if w, ok := out.(io.Writer); ok { // the raw answer
+		_, err := w.Write(r.Body)
+		return err
+	}
+	if err := json.Unmarshal(r.Body, out); err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	return nil
 }
 
 // addWorkspace indexes root and waits until it is ready and fresh

@@ -2,10 +2,8 @@ package benchmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -62,25 +60,15 @@ func queryBench(d *daemonProc, root string, t Target, iters int, logf func(strin
 		{&QueryCase{Name: "render board (PNG)"}, http.MethodGet, q("/v1/render", url.Values{"view": {"board"}}), nil, isPNG},
 	}
 	call := func(k kase) (time.Duration, error) {
-		var body io.Reader
-		if k.body != nil {
-			body = bytes.NewReader(k.body)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
 		t0 := time.Now()
-		resp, err := d.c.Raw(ctx, k.method, k.path, body)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", k.Name, err)
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		r, err := d.call(k.method, k.path, k.body, 10*time.Minute)
 		took := time.Since(t0)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", k.Name, err)
 		}
-		if resp.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("%s: HTTP %d: %s", k.Name, resp.StatusCode, tail(string(b), 300))
+		b := r.Body
+		if r.Status != http.StatusOK {
+			return 0, fmt.Errorf("%s: HTTP %d: %s", k.Name, r.Status, tail(string(b), 300))
 		}
 		if k.check == nil {
 			k.check = isJSON("handles")

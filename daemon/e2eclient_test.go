@@ -1,11 +1,4 @@
-// Package httpclient is a net/http client for the daemon's socket that
-// keeps its connections alive, for the benchmark harness (which measures
-// the daemon's answers, not a connect per request) and the end-to-end
-// tests (which stream, read headers and profiles). Everything else about
-// the protocol (the socket's path, the version header, the peer check,
-// the error envelope, the API types) is package wire's, which the shims
-// and the CLI use directly.
-package httpclient
+package daemon_test
 
 import (
 	"bytes"
@@ -21,15 +14,18 @@ import (
 	"github.com/ccd-dev/ccd/daemon/wire"
 )
 
-// Client talks HTTP/1.1 to the daemon over its unix socket.
-type Client struct {
+// testClient talks HTTP/1.1 to the daemon over its unix socket with
+// kept-alive connections, for the end-to-end tests, which stream answers
+// and read headers and profiles; everything else about the protocol is
+// package wire's, which the shims, the CLI and the benchmark harness use.
+type testClient struct {
 	Socket string
 	HTTP   *http.Client
 }
 
-// New returns a client for the socket at path. Requests have no
+// newTestClient returns a client for the socket at path. Requests have no
 // overall timeout; pass a context with a deadline.
-func New(path string) *Client {
+func newTestClient(path string) *testClient {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
@@ -46,11 +42,11 @@ func New(path string) *Client {
 		MaxIdleConns:    4,
 		IdleConnTimeout: 30 * time.Second,
 	}
-	return &Client{Socket: path, HTTP: &http.Client{Transport: tr}}
+	return &testClient{Socket: path, HTTP: &http.Client{Transport: tr}}
 }
 
 // Ping reports whether a daemon answers on the socket.
-func (c *Client) Ping(ctx context.Context) error {
+func (c *testClient) Ping(ctx context.Context) error {
 	return c.Do(ctx, http.MethodGet, "/v1/ping", nil, nil)
 }
 
@@ -58,7 +54,7 @@ func (c *Client) Ping(ctx context.Context) error {
 // out (which may be nil, or an io.Writer for the raw body). A daemon
 // error comes back as *wire.Error; a dead socket as an error wrapping
 // wire.ErrNoDaemon.
-func (c *Client) Do(ctx context.Context, method, path string, in, out any) error {
+func (c *testClient) Do(ctx context.Context, method, path string, in, out any) error {
 	resp, err := c.Raw(ctx, method, path, in)
 	if err != nil {
 		return err
@@ -82,7 +78,7 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 }
 
 // Raw sends a request and returns the response unread.
-func (c *Client) Raw(ctx context.Context, method, path string, in any) (*http.Response, error) {
+func (c *testClient) Raw(ctx context.Context, method, path string, in any) (*http.Response, error) {
 	var body io.Reader
 	if in != nil {
 		if r, ok := in.(io.Reader); ok {

@@ -1181,8 +1181,8 @@ func TestDaemonReadsTestRecording(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755)
 		os.WriteFile(filepath.Join(dir, rel), []byte(src), 0o644)
 	}
-	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 {
-		t.Fatalf("init: %+v", r)
+	if r := e.run(bins.ccd, nil, "init", dir); r.code != 0 || !strings.Contains(r.stdout, "tip: `ccd tests record") {
+		t.Fatalf("init (no recording yet: a tip): %+v", r)
 	}
 	tests := func() map[string]string {
 		var ans struct {

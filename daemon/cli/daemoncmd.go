@@ -335,6 +335,9 @@ func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) er
 	}
 	fmt.Fprintln(c.stdout, in.Summary)
 	writeWorkspace(c.stdout, in)
+	if in.Tests == "" && (in.Languages["go"] > 0 || in.Languages["python"] > 0) {
+		fmt.Fprintf(c.stdout, "tip: `ccd tests record %s` runs the test suite once under a tracer, so that affected tests name the tests that really run a function\n", in.Root)
+	}
 	return nil
 }
 

@@ -61,6 +61,9 @@ func (r *Recording) TestsRan(id string) ([]string, bool) {
 	return out, true
 }
 
+// RecordedAt is when the recording was made.
+func (r *Recording) RecordedAt() time.Time { return r.Made }
+
 // Recorded implements graph.TestRuns.
 func (r *Recording) Recorded(id string) bool { return r.recorded[id] }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ccd-dev/ccd/core/compat"
 	"github.com/ccd-dev/ccd/core/graph"
@@ -366,6 +367,15 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	return out
 }
 
+// recordedAgo is ", recorded 2h ago" for a recording that says when it
+// was made, else "".
+func recordedAgo(runs graph.TestRuns) string {
+	if r, ok := runs.(interface{ RecordedAt() time.Time }); ok && !r.RecordedAt().IsZero() {
+		return ", recorded " + words.Age(time.Since(r.RecordedAt())) + " ago"
+	}
+	return ""
+}
+
 // riskyEdit is an edit the Stop reminder follows up: a changed signature,
 // a removal or a rename, with the callers it may break.
 type riskyEdit = edited
@@ -488,7 +498,11 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 		}
 	}
 	if cmd != "" {
-		lines = append(lines, "Tests to run: "+cmd)
+		if searched > 0 && recorded == searched {
+			lines = append(lines, "Tests to run (seen running it"+recordedAgo(runs)+"): "+cmd)
+		} else {
+			lines = append(lines, "Tests to run: "+cmd)
+		}
 		if next == "" {
 			next = "run " + cmd
 		} else {

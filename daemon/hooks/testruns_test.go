@@ -52,9 +52,9 @@ func TestEditCardReadsRecording(t *testing.T) {
 		runs       graph.TestRuns
 		want, lack []string
 	}{
-		{"recorded", rec, []string{"Tests to run: python -m pytest tests/test_cart.py::test_discount tests/test_cart.py::test_total"}, nil},
+		{"recorded", rec, []string{"Tests to run (seen running it, recorded ", " ago): python -m pytest tests/test_cart.py::test_discount tests/test_cart.py::test_total"}, nil},
 		{"only test_total ran it", runsOf{"shop/pricing.py::base_price": {"tests/test_cart.py::test_total"}},
-			[]string{"Tests to run: python -m pytest tests/test_cart.py::test_total"}, []string{"test_discount"}},
+			[]string{"Tests to run (seen running it): python -m pytest tests/test_cart.py::test_total"}, []string{"test_discount"}},
 		{"no test ran it", runsOf{"shop/pricing.py::base_price": {}},
 			[]string{"no test ran the changed code when the suite was recorded (ccd tests record)"}, []string{"Tests to run"}},
 		{"no recording", nil, []string{"Tests to run: python -m pytest tests/test_cart.py::test_discount tests/test_cart.py::test_total"}, nil},

@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ccd-dev/ccd/core/graph"
 )
 
 // goPackage is one package of the module being recorded.
@@ -22,16 +25,17 @@ type goPackage struct {
 	tests      bool
 }
 
-// goPackages lists the packages of the Go module at root.
-func goPackages(ctx context.Context, root string) ([]goPackage, error) {
+// goPackages lists the packages of the Go module in modDir, their
+// directories relative to the workspace root.
+func goPackages(ctx context.Context, root, modDir string) ([]goPackage, error) {
 	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-f",
 		"{{.ImportPath}}\t{{.Dir}}\t{{len .TestGoFiles}}\t{{len .XTestGoFiles}}\t{{join .GoFiles \",\"}}", "./...")
-	cmd.Dir = root
+	cmd.Dir = modDir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list ./... in %s: %v: %s", root, err, firstLine(stderr.String()))
+		return nil, fmt.Errorf("go list ./... in %s: %v: %s", modDir, err, firstLine(stderr.String()))
 	}
 	var pkgs []goPackage
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -73,10 +77,50 @@ func firstLine(s string) string {
 	return s
 }
 
-// recordGo runs every test of the Go module at root, each on its own
+// goModules returns the directories of the Go modules holding the
+// workspace's Go files: for each directory of a .go file of g, the
+// nearest one up to root with a go.mod (read from the graph's files, not
+// from another walk of the tree).
+func goModules(root string, g *graph.Graph) []string {
+	type mod struct {
+		dir string
+		ok  bool
+	}
+	found := map[string]mod{} // a directory -> its module, if any
+	var lookup func(dir string) mod
+	lookup = func(dir string) mod {
+		if m, seen := found[dir]; seen {
+			return m
+		}
+		var m mod
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(dir), "go.mod")); err == nil {
+			m = mod{dir, true}
+		} else if dir != "" {
+			m = lookup(pathDir(dir))
+		}
+		found[dir] = m
+		return m
+	}
+	mods := map[string]bool{}
+	for _, p := range g.Files() {
+		if strings.HasSuffix(p, ".go") {
+			if m := lookup(pathDir(p)); m.ok {
+				mods[m.dir] = true
+			}
+		}
+	}
+	var out []string
+	for m := range mods {
+		out = append(out, filepath.Join(root, filepath.FromSlash(m)))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recordGo runs every test of the Go module in modDir, each on its own
 // with a coverage profile, and adds what each ran to b.
-func recordGo(ctx context.Context, root string, b *builder, opt Options) error {
-	pkgs, err := goPackages(ctx, root)
+func recordGo(ctx context.Context, root, modDir string, b *builder, opt Options) error {
+	pkgs, err := goPackages(ctx, root, modDir)
 	if err != nil {
 		return err
 	}
@@ -108,7 +152,7 @@ func recordGo(ctx context.Context, root string, b *builder, opt Options) error {
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				recordGoPackage(ctx, root, tmp, k, work[k], strings.Join(all, ","), byImport, b, opt)
+				recordGoPackage(ctx, root, modDir, tmp, k, work[k], strings.Join(all, ","), byImport, b, opt)
 			}
 		}()
 	}
@@ -125,10 +169,10 @@ func recordGo(ctx context.Context, root string, b *builder, opt Options) error {
 
 // recordGoPackage builds p's test binary with coverage of every package
 // of the module and runs its tests one by one.
-func recordGoPackage(ctx context.Context, root, tmp string, k int, p goPackage, coverpkg string, byImport map[string]string, b *builder, opt Options) {
+func recordGoPackage(ctx context.Context, root, modDir, tmp string, k int, p goPackage, coverpkg string, byImport map[string]string, b *builder, opt Options) {
 	bin := filepath.Join(tmp, fmt.Sprintf("p%d.test", k))
 	build := exec.CommandContext(ctx, "go", "test", "-c", "-cover", "-covermode=set", "-coverpkg="+coverpkg, "-o", bin, p.importPath)
-	build.Dir = root
+	build.Dir = modDir
 	if out, err := build.CombinedOutput(); err != nil {
 		b.problem("go test -c %s: %v: %s", p.importPath, err, firstLine(string(out)))
 		return

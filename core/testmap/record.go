@@ -3,8 +3,6 @@ package testmap
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"sync"
@@ -43,7 +41,8 @@ func (o Options) perTest() time.Duration {
 
 // Record runs the test suites of the workspace at root (whose graph is g)
 // under the tracer and returns what they ran, named by g's ids. It runs
-// the Go module at root when there is a go.mod, and the unittest suites
+// the Go modules holding its Go files (each go.mod at or under root), and
+// the unittest and plain pytest-style suites
 // of the Python files when g has any; an error means nothing could be
 // recorded.
 func Record(ctx context.Context, root string, g *graph.Graph, opt Options) (*Recording, error) {
@@ -60,9 +59,9 @@ func Record(ctx context.Context, root string, g *graph.Graph, opt Options) (*Rec
 		langs[n.Lang] = true
 	}
 	tried := 0
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && langs["go"] {
+	for _, mod := range goModules(root, g) {
 		tried++
-		if err := recordGo(ctx, root, b, opt); err != nil {
+		if err := recordGo(ctx, root, mod, b, opt); err != nil {
 			b.problem("%v", err)
 		}
 	}
@@ -76,7 +75,7 @@ func Record(ctx context.Context, root string, g *graph.Graph, opt Options) (*Rec
 		b.problem("the time budget (%s) ran out: the tests not run keep the graph's word", budget)
 	}
 	if tried == 0 {
-		return nil, fmt.Errorf("testmap: nothing to record in %s: ccd records Go modules (a go.mod at the root) and Python unittest suites", root)
+		return nil, fmt.Errorf("testmap: nothing to record in %s: ccd records Go modules (a go.mod at or under the root) and Python unittest and plain pytest-style suites", root)
 	}
 	r := b.rec
 	if len(r.Tests) == 0 {

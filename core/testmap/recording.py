@@ -3,7 +3,8 @@ test on its own, and write which functions every test entered.
 
 usage: python3 recording.py ROOT OUT
 
-ROOT is the project (put first on sys.path); OUT gets one JSON object per
+ROOT is the project (put first on sys.path, and ROOT/src after it when
+there is one); OUT gets one JSON object per
 line:
   {"test": [file, qualname, line], "id": unittest id,
    "ran": [[file, first line, qualname], ...]}
@@ -32,12 +33,15 @@ def main():
     out = open(sys.argv[2], "w", buffering=1)
     prefix = root + os.sep
     sys.path.insert(0, root)
+    src = os.path.join(root, "src")
+    if os.path.isdir(src):
+        sys.path.insert(1, src)  # the src/ layout: packages under ROOT/src
     os.chdir(root)
     # The project's own modules come from ROOT even when one is named like
     # a module this script (or unittest) imported already.
     for name in list(sys.modules):
-        if "." not in name and (os.path.isfile(os.path.join(root, name + ".py")) or
-                                os.path.isfile(os.path.join(root, name, "__init__.py"))):
+        if "." not in name and any(os.path.isfile(os.path.join(d, name + ".py")) or
+                                   os.path.isfile(os.path.join(d, name, "__init__.py")) for d in (root, src)):
             del sys.modules[name]
 
     def emit(ev):

@@ -48,7 +48,7 @@ func BenchmarkHookEvents(b *testing.B) {
 		} `json:"nodes"`
 		Edges []struct{ From, To, Type string } `json:"edges"`
 	}
-	r, err := (wire.Client{Deadline: wire.After(int64(10 * time.Minute))}).Call(filepath.Join(home, "ccd.sock"), http.MethodGet, "/v1/export?root="+url.QueryEscape(root), nil)
+	r, err := (wire.Client{Deadline: wire.After(int64(10 * time.Minute)), MaxBody: 1 << 30}).Call(filepath.Join(home, "ccd.sock"), http.MethodGet, "/v1/export?root="+url.QueryEscape(root), nil)
 	if err == nil {
 		err = r.Err()
 	}

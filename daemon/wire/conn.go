@@ -6,7 +6,7 @@ import (
 	"syscall"
 )
 
-// MaxBody bounds an answer read by Call.
+// MaxBody bounds an answer read by Call unless the Client says otherwise.
 const MaxBody = 64 << 20
 
 // Client says how to talk to the daemon. The zero Client sends no
@@ -20,6 +20,9 @@ type Client struct {
 	// Done, when closed, stops waiting for a daemon to start (it is
 	// checked between attempts; a request in flight runs to its deadline).
 	Done <-chan struct{}
+	// MaxBody bounds the answer's body (0: MaxBody): a larger answer is
+	// an error. The benchmark reads whole graph exports with a higher one.
+	MaxBody int
 	// Patient: with autostart, a daemon that failed to start less than a
 	// minute ago is not started again: the call fails at once, saying why
 	// (hooks, which would each spend their whole budget on it). People
@@ -43,7 +46,11 @@ func (c Client) Call(sock, method, target string, body []byte) (*Response, error
 		}
 		return nil, wrap(method+" "+target, err)
 	}
-	r, err := conn.readResponse()
+	max := c.MaxBody
+	if max <= 0 {
+		max = MaxBody
+	}
+	r, err := conn.readResponse(max)
 	if err != nil && conn.received == 0 && goingAway(err) {
 		return nil, gone(sock, err)
 	}
@@ -199,9 +206,10 @@ func (c *conn) read(p []byte) (int, error) {
 }
 
 // readResponse reads until the answer is complete: its Content-Length or
-// last chunk, else the end of the connection.
-func (c *conn) readResponse() (*Response, error) {
-	p := newParser(MaxBody)
+// last chunk, else the end of the connection; a body over max bytes is an
+// error.
+func (c *conn) readResponse(max int) (*Response, error) {
+	p := newParser(max)
 	for {
 		buf := p.space()
 		n, err := c.read(buf)

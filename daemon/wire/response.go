@@ -213,8 +213,11 @@ func (p *parser) chunks() (bool, error) {
 			line = line[:i] // chunk extensions are not used
 		}
 		size, err := strconv.ParseInt(string(trim(line)), 16, 64)
-		if err != nil || size < 0 || size > int64(p.max-len(p.resp.Body)) {
+		if err != nil || size < 0 {
 			return false, errors.New("read answer body: bad chunk size " + quote(trim(b[:nl])))
+		}
+		if size > int64(p.max-len(p.resp.Body)) {
+			return false, errors.New("read answer: body over " + strconv.Itoa(p.max) + " bytes")
 		}
 		if size == 0 {
 			return true, nil // trailers, if any, are not needed

@@ -119,7 +119,7 @@ func TestParseLimits(t *testing.T) {
 	}
 	p = newParser(10)
 	n = copy(p.space(), "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n")
-	if _, err := p.feed(n); err == nil || !strings.Contains(err.Error(), "bad chunk size") {
+	if _, err := p.feed(n); err == nil || !strings.Contains(err.Error(), "over 10 bytes") {
 		t.Errorf("chunks over the limit: %v", err)
 	}
 	if _, err := parseResponse([]byte("HTTP/1.1 200 OK\r\n" + strings.Repeat("X-Pad: yyyyyyyy\r\n", maxHeader/16))); err == nil ||

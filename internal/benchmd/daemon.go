@@ -104,7 +104,7 @@ func startDaemon(ccdBin, home string, env []string) (*daemonProc, time.Duration,
 // call sends one request (one connection, as every client of the
 // daemon does) and reads the whole answer.
 func (d *daemonProc) call(method, path string, body []byte, timeout time.Duration) (*wire.Response, error) {
-	c := wire.Client{Version: wire.Version, Deadline: wire.After(int64(timeout))}
+	c := wire.Client{Version: wire.Version, Deadline: wire.After(int64(timeout)), MaxBody: 1 << 30} // whole graph exports
 	return c.Call(d.sock, method, path, body)
 }
 

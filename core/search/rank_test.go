@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ccd-dev/ccd/core/facts"
 )
 
 // TestRanking checks the order BM25F with field boosts gives on the
@@ -118,6 +120,42 @@ func TestRankTopK(t *testing.T) {
 		want := full[:min(k, len(full))]
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("k=%d: %v, want %v", k, got, want)
+		}
+	}
+}
+
+// TestNameWithStopWords: a pattern without spaces is a name, so its
+// words count even when a question would drop them as function words
+// (errors.Is, Client.Do): the definition comes first, above files that
+// only hold the other word.
+func TestNameWithStopWords(t *testing.T) {
+	ix := New()
+	def := func(path, src, name string) {
+		t.Helper()
+		start := strings.Index(src, "func ")
+		ds := []facts.Def{{Name: name, Qual: name, Kind: facts.Func, Parent: -1, StartByte: start, EndByte: len(src), StartLine: 3, EndLine: strings.Count(src, "\n")}}
+		if err := ix.Update(path, []byte(src), "go", ds); err != nil {
+			t.Fatal(err)
+		}
+	}
+	def("errors/wrap.go", "package errors\n\nfunc Is(err, target error) bool {\n\treturn err == target\n}\n", "Is")
+	def("errors/as.go", "package errors\n\nfunc As(err error, target any) bool {\n\treturn false\n}\n", "As")
+	def("client/client.go", "package client\n\nfunc Do(req string) string {\n\treturn req\n}\n", "Do")
+	for i := range 12 {
+		def(fmt.Sprintf("util/errors%d.go", i), fmt.Sprintf("package util\n\nfunc Errors%d(errors []error) []error {\n\t// errors errors errors\n\treturn errors\n}\n", i), fmt.Sprintf("Errors%d", i))
+	}
+	cases := []struct{ pattern, first string }{
+		{"errors.Is", "errors/wrap.go"},
+		{"errors.As", "errors/as.go"},
+		{"client.Do", "client/client.go"},
+	}
+	for _, c := range cases {
+		r, err := ix.Query(QueryParams{Pattern: c.pattern, Limit: 8}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Handles) == 0 || r.Handles[0].FilePath != c.first {
+			t.Errorf("%q: first %v, want %s", c.pattern, labels(r.Handles), c.first)
 		}
 	}
 }

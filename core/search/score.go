@@ -110,13 +110,16 @@ func (ix *Index) textQuery(pattern string) []qword {
 		return !(terms.IsWordRune(r) || r == '*')
 	})
 	// A question's function words go when other words remain; those code
-	// uses too stay as optional words.
+	// uses too stay as optional words. A pattern without spaces is a name,
+	// and every word of a name counts: errors.Is and Client.Do are not
+	// questions about errors or clients.
+	name := !strings.ContainsAny(strings.TrimSpace(pattern), " \t")
 	var kept []string
 	optional := map[string]bool{}
 	required := 0
 	for _, f := range fields {
 		switch lf := strings.ToLower(f); {
-		case !stopWords[lf]:
+		case name || !stopWords[lf]:
 			kept = append(kept, f)
 			required++
 		case softWords[lf]:

@@ -335,10 +335,18 @@ func indexInDaemon(c *ctx, pos []string, endpoint string, force, noWait bool) er
 	}
 	fmt.Fprintln(c.stdout, in.Summary)
 	writeWorkspace(c.stdout, in)
-	if in.Tests == "" && (in.Languages["go"] > 0 || in.Languages["python"] > 0) {
+	if in.Tests == "" && (in.Languages["python"] > 0 || in.Languages["go"] > 0 && hasGoMod(in.Root)) {
 		fmt.Fprintf(c.stdout, "tip: `ccd tests record %s` runs the test suite once under a tracer, so that affected tests name the tests that really run a function\n", in.Root)
 	}
 	return nil
+}
+
+// hasGoMod reports whether root is a Go module's directory (what `ccd
+// tests record` needs to run Go tests; modules below it count too, but
+// the tip stays quiet rather than guess).
+func hasGoMod(root string) bool {
+	_, err := os.Stat(filepath.Join(root, "go.mod"))
+	return err == nil
 }
 
 func isTerminal(w io.Writer) bool {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // goPackage is one package of the module being recorded.
@@ -35,7 +36,7 @@ func goPackages(ctx context.Context, root, modDir string) ([]goPackage, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list ./... in %s: %v: %s", modDir, err, firstLine(stderr.String()))
+		return nil, fmt.Errorf("go list ./... in %s: %v: %s", modDir, err, words.FirstLine(stderr.String()))
 	}
 	var pkgs []goPackage
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -67,14 +68,6 @@ func joinRel(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if k := strings.IndexByte(s, '\n'); k >= 0 {
-		return s[:k]
-	}
-	return s
 }
 
 // goModules returns the directories of the Go modules holding the
@@ -144,6 +137,7 @@ func recordGo(ctx context.Context, root, modDir string, b *builder, opt Options)
 			work = append(work, p)
 		}
 	}
+	coverpkg := strings.Join(all, ",")
 	jobs := opt.jobs()
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -152,7 +146,7 @@ func recordGo(ctx context.Context, root, modDir string, b *builder, opt Options)
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				recordGoPackage(ctx, root, modDir, tmp, k, work[k], strings.Join(all, ","), byImport, b, opt)
+				recordGoPackage(ctx, root, modDir, tmp, k, work[k], coverpkg, byImport, b, opt)
 			}
 		}()
 	}
@@ -174,7 +168,7 @@ func recordGoPackage(ctx context.Context, root, modDir, tmp string, k int, p goP
 	build := exec.CommandContext(ctx, "go", "test", "-c", "-cover", "-covermode=set", "-coverpkg="+coverpkg, "-o", bin, p.importPath)
 	build.Dir = modDir
 	if out, err := build.CombinedOutput(); err != nil {
-		b.problem("go test -c %s: %v: %s", p.importPath, err, firstLine(string(out)))
+		b.problem("go test -c %s: %v: %s", p.importPath, err, words.FirstLine(string(out)))
 		return
 	}
 	dir := filepath.Join(root, filepath.FromSlash(p.rel))
@@ -185,6 +179,7 @@ func recordGoPackage(ctx context.Context, root, modDir, tmp string, k int, p goP
 		b.problem("%s -test.list: %v", p.importPath, err)
 		return
 	}
+	tests := b.loc.goTests(p.rel)
 	ran := 0
 	profile := filepath.Join(tmp, fmt.Sprintf("p%d.cover", k))
 	for _, name := range strings.Fields(string(out)) {
@@ -195,8 +190,8 @@ func recordGoPackage(ctx context.Context, root, modDir, tmp string, k int, p goP
 			b.problem("%s: stopped by the time budget after %d tests", p.importPath, ran)
 			break
 		}
-		test := b.loc.goTest(p.rel, name)
-		if test < 0 {
+		test, ok := tests[name]
+		if !ok {
 			continue
 		}
 		os.Remove(profile)

@@ -59,20 +59,21 @@ func (l locator) pyFunc(file string, line int, qualname string) int {
 	return l.funcAt(file, line)
 }
 
-// goTest returns the test function name of the package whose files are
-// in dir ("" for the root), or -1.
-func (l locator) goTest(dir, name string) int {
+// goTests maps the test functions of the package whose files are in dir
+// ("" for the root) to their nodes, by name.
+func (l locator) goTests(dir string) map[string]int {
+	out := map[string]int{}
 	for _, p := range l.g.Files() {
 		if !strings.HasSuffix(p, "_test.go") || pathDir(p) != dir {
 			continue
 		}
 		for _, i := range l.g.InFile(p) {
-			if n := l.g.Nodes[i]; n.Kind == graph.Func && n.Qual == name {
-				return i
+			if n := l.g.Nodes[i]; n.Kind == graph.Func && n.Test {
+				out[n.Qual] = i
 			}
 		}
 	}
-	return -1
+	return out
 }
 
 func pathDir(p string) string {

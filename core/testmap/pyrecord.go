@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 //go:embed recording.py
@@ -60,7 +60,7 @@ func recordPython(ctx context.Context, root string, b *builder, opt Options) err
 	log, runErr := cmd.CombinedOutput()
 	f, err := os.Open(out)
 	if err != nil {
-		return fmt.Errorf("python suites: %v: %s", runErr, firstLine(string(log)))
+		return fmt.Errorf("python suites: %v: %s", runErr, words.LastLine(string(log)))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -97,7 +97,7 @@ func recordPython(ctx context.Context, root string, b *builder, opt Options) err
 		}
 	}
 	if !done {
-		b.problem("python: the suites did not finish (%v): %s", runErr, firstLine(string(log)))
+		b.problem("python: the suites did not finish (%v): %s", runErr, words.LastLine(string(log)))
 	}
 	b.suite("%s: unittest and plain pytest-style tests (%d tests)", filepath.Base(python), tests)
 	return sc.Err()
@@ -112,5 +112,3 @@ func num(v any) int {
 	f, _ := v.(float64)
 	return int(f)
 }
-
-var _ graph.TestRuns = (*Recording)(nil)

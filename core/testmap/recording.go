@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/graph"
+	"github.com/ccd-dev/ccd/core/store"
 	"github.com/ccd-dev/ccd/core/words"
 )
 
-// FileName is the recording's name under a workspace's .codecanvas/.
+// FileName is the recording's name under a workspace's .codecanvas/
+// (store.Dir).
 const FileName = "tests.json"
 
 // format is the version of the file's layout; a file of another version
@@ -45,6 +45,8 @@ type Recording struct {
 
 	recorded map[string]bool
 }
+
+var _ graph.TestRuns = (*Recording)(nil)
 
 // TestsRan implements graph.TestRuns.
 func (r *Recording) TestsRan(id string) ([]string, bool) {
@@ -94,7 +96,7 @@ func (r *Recording) Summary(now time.Time) string {
 }
 
 // Path is where the recording of the workspace at root lives.
-func Path(root string) string { return filepath.Join(root, ".codecanvas", FileName) }
+func Path(root string) string { return filepath.Join(root, store.Dir, FileName) }
 
 // Save writes r as root's recording (atomically: a reader sees the old
 // file or the new one).
@@ -103,10 +105,6 @@ func Save(root string, r *Recording) error { return SaveFile(Path(root), r) }
 // SaveFile writes r to the file p (atomically).
 func SaveFile(p string, r *Recording) error {
 	r.Format = format
-	for id, ts := range r.Funcs {
-		sort.Ints(ts)
-		r.Funcs[id] = slices.Compact(ts)
-	}
 	data, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("testmap: %w", err)
@@ -159,7 +157,8 @@ func decode(p string, data []byte) (*Recording, error) {
 type Cache struct {
 	root string
 	mu   sync.Mutex
-	key  string
+	key  string // the file's size and time when read; "" when there was none
+	read bool   // key, rec and err are of a read
 	rec  *Recording
 	err  error
 }
@@ -181,23 +180,12 @@ func (c *Cache) Get() (*Recording, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if key == c.key && (c.rec != nil || c.err != nil || key == "") {
+	if c.read && key == c.key {
 		return c.rec, c.err
 	}
-	c.key = key
-	c.rec, c.err = nil, nil
+	c.key, c.read, c.rec, c.err = key, true, nil, nil
 	if key != "" {
 		c.rec, c.err = Load(c.root)
 	}
 	return c.rec, c.err
-}
-
-// Runs returns the recording as a graph.TestRuns for a Filter, or nil
-// (an untyped nil, so the filter has none) when there is none.
-func (c *Cache) Runs() graph.TestRuns {
-	r, _ := c.Get()
-	if r == nil {
-		return nil
-	}
-	return r
 }

@@ -55,6 +55,26 @@ func Count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
 }
 
+// FirstLine is s's first non-blank line, trimmed: the gist of a tool's
+// error output.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if k := strings.IndexByte(s, '\n'); k >= 0 {
+		return strings.TrimSpace(s[:k])
+	}
+	return s
+}
+
+// LastLine is s's last non-blank line, trimmed: where a Python traceback
+// says what went wrong.
+func LastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if k := strings.LastIndexByte(s, '\n'); k >= 0 {
+		return strings.TrimSpace(s[k+1:])
+	}
+	return s
+}
+
 // Age rounds a duration for people: "40s", "12m", "3h", "2d".
 func Age(d time.Duration) string {
 	switch {

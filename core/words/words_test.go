@@ -59,3 +59,19 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstLastLine(t *testing.T) {
+	for _, c := range []struct{ in, first, last string }{
+		{"", "", ""},
+		{"one", "one", "one"},
+		{"\n  go: cannot find module\n\tmore\n", "go: cannot find module", "more"},
+		{"Traceback (most recent call last):\n  File \"x.py\"\nImportError: no module x\n\n", "Traceback (most recent call last):", "ImportError: no module x"},
+	} {
+		if got := FirstLine(c.in); got != c.first {
+			t.Errorf("FirstLine(%q) = %q, want %q", c.in, got, c.first)
+		}
+		if got := LastLine(c.in); got != c.last {
+			t.Errorf("LastLine(%q) = %q, want %q", c.in, got, c.last)
+		}
+	}
+}

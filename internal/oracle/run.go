@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ccd-dev/ccd/core/words"
 )
 
 // PythonOracle is the interpreter the Python oracle runs with: Debian's,
@@ -145,7 +147,7 @@ func runOne(cfg Config, p Package, home string, ctags bool) (*Result, error) {
 		if err != nil {
 			// No test suite here: the static oracle alone, said in the report.
 			cfg.Log("%s/%s: no runtime confirmation: %v", p.Lang, p.Name, err)
-			o.Tool += " (runtime trace unavailable: " + firstLine(err.Error()) + ")"
+			o.Tool += " (runtime trace unavailable: " + words.FirstLine(err.Error()) + ")"
 		} else {
 			cfg.Log("%s/%s: %d calls observed at run time (%s) in %.1fs", p.Lang, p.Name, n, tool, time.Since(t1).Seconds())
 			o.Tool += " + " + tool
@@ -234,11 +236,4 @@ func addRuntime(cfg Config, p Package, root string, o *Oracle) (int, string, err
 	}
 	o.Counts["runtime"] = len(rt.Edges)
 	return len(rt.Edges), rt.Tool, nil
-}
-
-func firstLine(s string) string {
-	if k := strings.IndexByte(s, '\n'); k >= 0 {
-		return s[:k]
-	}
-	return s
 }

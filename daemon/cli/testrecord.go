@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/testmap"
@@ -30,20 +31,24 @@ func runTests(c *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := open(root)
-	if err != nil {
-		return err
-	}
-	if verb == "show" {
-		r, err := testmap.Load(w.Root())
+	if verb == "show" { // the file alone: nothing to index
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return err
+		}
+		r, err := testmap.Load(abs)
 		if err != nil {
 			return err
 		}
 		if r == nil {
-			return fmt.Errorf("no recording in %s: run `ccd tests record %s`", testmap.Path(w.Root()), root)
+			return fmt.Errorf("no recording in %s: run `ccd tests record %s`", testmap.Path(abs), root)
 		}
 		printRecording(c, r)
 		return nil
+	}
+	w, err := open(root)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -77,3 +77,17 @@ def test_blank():
 		t.Errorf("damaged recording: tests %v, recorded %v, stderr %q", got, recorded, stderr)
 	}
 }
+
+// TestTestsShowWithoutRecording: show reads the file alone and, without
+// one, says how to make it.
+func TestTestsShowWithoutRecording(t *testing.T) {
+	t.Setenv("CCD_NO_DAEMON", "1")
+	dir := t.TempDir()
+	r := run(t, "tests", "show", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "no recording in") || !strings.Contains(r.stderr, "run `ccd tests record") {
+		t.Errorf("show without a recording:\n%s", r)
+	}
+	if r := run(t, "tests"); r.code != 2 || !strings.Contains(r.stderr, "want record or show") {
+		t.Errorf("no verb:\n%s", r)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ccd-dev/ccd/core/compat"
@@ -320,10 +321,13 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 	}
 	sites := newSiteReader(root)
 	defer sites.close()
-	var runs graph.TestRuns
-	if v, ok := e.host.View(root); ok {
-		runs = v.Runs
-	}
+	// The recording is asked for once, and only when a file changed.
+	runs := sync.OnceValue(func() graph.TestRuns {
+		if v, ok := e.host.View(root); ok {
+			return v.Runs
+		}
+		return nil
+	})
 	var texts, ids []string
 	changed := false
 	for i, p := range paths {
@@ -333,7 +337,7 @@ func (e *Engine) afterEdit(ctx context.Context, ev *Event) outcome {
 			continue
 		}
 		changed = true
-		text, risky := editCard(before, after, rels[i], changes, e.pol.CardMax, sites, runs)
+		text, risky := editCard(before, after, rels[i], changes, e.pol.CardMax, sites, runs())
 		if len(risky) > 0 {
 			e.withSession(ev, func(s *session) {
 				for _, c := range risky {

@@ -89,18 +89,18 @@ func (g *Graph) applyRuns(i int, runs TestRuns, r *TestReach) {
 	if funcs == 0 {
 		return // a class or module without functions: the graph's word
 	}
-	keep := r.Tests[:0:0]
+	// The tests seen running it, and of the graph's the ones the recording
+	// did not run (a test it ran is in ran or was not running the node).
+	keep := make([]int, 0, len(ran)+len(r.Tests))
+	for t := range ran {
+		keep = append(keep, t)
+	}
 	for _, t := range r.Tests {
 		switch {
 		case ran[t]:
 		case runs.Recorded(g.Nodes[t].ID):
 			r.Unrun++
-			continue
-		}
-		keep = append(keep, t)
-	}
-	for t := range ran {
-		if !slices.Contains(keep, t) {
+		default:
 			keep = append(keep, t)
 		}
 	}

@@ -21,7 +21,6 @@ import (
 	"github.com/ccd-dev/ccd/core/render"
 	"github.com/ccd-dev/ccd/core/report"
 	"github.com/ccd-dev/ccd/core/store"
-	"github.com/ccd-dev/ccd/core/testmap"
 	"github.com/ccd-dev/ccd/daemon/hooks"
 	"github.com/ccd-dev/ccd/daemon/mcp"
 	"github.com/ccd-dev/ccd/daemon/wire"
@@ -500,10 +499,7 @@ func info(s workspace.Snapshot) wire.WorkspaceInfo {
 	in.LSPSpliced, in.LSPReapplied = l.Spliced, l.Reapplied
 	in.LSPServers, in.LSPMissing = l.Servers, l.Missing
 	in.Precise = s.Precise.Line()
-	in.Tests = s.RunsNote
-	if rec, ok := s.Runs.(*testmap.Recording); ok {
-		in.Tests = rec.Summary(time.Now())
-	}
+	in.Tests = s.RunsLine
 	if l.State == workspace.LSPRefining && l.Total > 0 {
 		in.LSPProgress = fmt.Sprintf("%d/%d", l.Done, l.Total)
 	}

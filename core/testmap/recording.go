@@ -43,7 +43,8 @@ type Recording struct {
 	// known to the recording (outside what was traced, or added since).
 	Funcs map[string][]int `json:"funcs"`
 
-	recorded map[string]bool
+	recorded   map[string]bool
+	known, ran int // Ran's counts, made with recorded
 }
 
 var _ graph.TestRuns = (*Recording)(nil)
@@ -69,24 +70,24 @@ func (r *Recording) RecordedAt() time.Time { return r.Made }
 // Recorded implements graph.TestRuns.
 func (r *Recording) Recorded(id string) bool { return r.recorded[id] }
 
+// index makes what the answers read (once: a snapshot asks for the
+// summary on every hook event).
 func (r *Recording) index() {
 	r.recorded = make(map[string]bool, len(r.Tests))
 	for _, t := range r.Tests {
 		r.recorded[t] = true
 	}
+	r.known, r.ran = len(r.Funcs), 0
+	for _, ts := range r.Funcs {
+		if len(ts) > 0 {
+			r.ran++
+		}
+	}
 }
 
 // Ran returns how many functions the recording knows and how many of them
 // some test ran.
-func (r *Recording) Ran() (known, ran int) {
-	for _, ts := range r.Funcs {
-		known++
-		if len(ts) > 0 {
-			ran++
-		}
-	}
-	return known, ran
-}
+func (r *Recording) Ran() (known, ran int) { return r.known, r.ran }
 
 // Summary is one line about the recording for people: its age, its
 // tests and its functions.

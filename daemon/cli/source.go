@@ -123,8 +123,8 @@ func (l localSource) impact(root, sym string, depth int, conf graph.Confidence) 
 	w.Refine() // the precise index, when the workspace has one
 	checkPrecise(l.c.stderr, w, preciseAuto, false)
 	s := w.Snapshot()
-	if s.RunsNote != "" {
-		fmt.Fprintf(l.c.stderr, "tests: %s; affected tests come from the call graph alone\n", s.RunsNote)
+	if s.Runs == nil && s.RunsLine != "" {
+		fmt.Fprintf(l.c.stderr, "tests: %s; affected tests come from the call graph alone\n", s.RunsLine)
 	}
 	r, _, err := report.ImpactOf(s.Graph, sym, depth, graph.Filter{MinConfidence: conf, Runs: s.Runs}, s.Precise.Line())
 	return r, err

@@ -199,7 +199,6 @@ func recordGoPackage(ctx context.Context, root, modDir, tmp string, k int, p goP
 		run := exec.CommandContext(tctx, bin, "-test.run", "^"+name+"$", "-test.count=1", "-test.coverprofile="+profile,
 			"-test.timeout="+opt.perTest().String())
 		run.Dir = dir
-		run.Stdout, run.Stderr = nil, nil
 		start := time.Now()
 		runErr := run.Run()
 		cancel()

@@ -37,7 +37,7 @@ func scoreAt(r *Result, i int) *DepthScore {
 // recordings (Recorded): micro figures over all pairs, macro over all
 // mutants.
 func Total(results []*Result, depthIdx int) *DepthScore {
-	t := &DepthScore{causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}}
+	t := newDepthScore(0, nil)
 	for _, r := range results {
 		d := scoreAt(r, depthIdx)
 		if d == nil {

@@ -98,6 +98,13 @@ type DepthScore struct {
 	hops                        map[int]int // beyond-depth misses by hops needed
 }
 
+// newDepthScore is an empty score at depth, reading the recording runs
+// (nil: the graph alone).
+func newDepthScore(depth int, runs graph.TestRuns) *DepthScore {
+	return &DepthScore{Depth: depth, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{},
+		ByWay: map[string]*WayCount{}, runs: runs}
+}
+
 // MutantScore is one mutant's row.
 type MutantScore struct {
 	Mutant          *Mutant
@@ -156,7 +163,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 	r := &Result{Corpus: c, Truth: tr, Index: time.Since(t0), Nodes: len(res.Graph.Nodes)}
 	s := newScorer(res.Graph, tree, tr)
 	for _, d := range Depths {
-		r.Depths = append(r.Depths, &DepthScore{Depth: d, causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}})
+		r.Depths = append(r.Depths, newDepthScore(d, nil))
 	}
 	if opt.Recordings != "" {
 		path := RecordingPath(opt.Recordings, c.Name)
@@ -175,7 +182,7 @@ func Score(ctx context.Context, c Corpus, tr *Truth, opt ScoreOptions) (*Result,
 		}
 		if rec != nil {
 			r.Recording = rec
-			r.Recorded = &DepthScore{Depth: Depths[0], causeOf: map[string]*Cause{}, hops: map[int]int{}, FPByConf: map[string]int{}, ByWay: map[string]*WayCount{}, runs: rec}
+			r.Recorded = newDepthScore(Depths[0], rec)
 		}
 	}
 	scores := r.Depths

@@ -501,8 +501,10 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 			return "", nil
 		}
 	}
+	// Every changed symbol's tests come from the recording.
+	fromRecording := searched > 0 && recorded == searched
 	if cmd != "" {
-		if searched > 0 && recorded == searched {
+		if fromRecording {
 			lines = append(lines, "Tests to run (seen running it"+recordedAgo(runs)+"): "+cmd)
 		} else {
 			lines = append(lines, "Tests to run: "+cmd)
@@ -518,9 +520,8 @@ func editCard(before, after *graph.Graph, rel string, changes []symChange, max i
 		} else {
 			next += "; no test was found within the search budget"
 		}
-	} else if searched > 0 && recorded == searched {
-		// Every changed symbol is known to the recording and no test ran
-		// it: say where that comes from.
+	} else if fromRecording {
+		// No test ran the changed code: say where that comes from.
 		if next == "" {
 			next = "no test ran the changed code when the suite was recorded (ccd tests record); check the callers above by hand or add a test"
 		} else {

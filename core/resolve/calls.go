@@ -40,6 +40,12 @@ type callCtx struct {
 	rets map[*fileInfo]map[string]bool
 	// paramMemo memoizes paramValues while origin's calls resolve.
 	paramMemo map[paramAt][]typ
+	// encl memoizes enclosingClasses where its answer comes from the
+	// definitions alone (the classes around a scope), and ancs
+	// ancestors where it comes from a memoized linearization: both are
+	// asked for every call on self.
+	encl map[defRef][]typ
+	ancs map[defRef][]defRef
 }
 
 // readAt is a place names are read: a line of a scope of a file (line
@@ -562,8 +568,21 @@ func (c *callCtx) construct(t typ) (defRef, graph.Confidence) {
 // enclosingClasses lists the classes around scope, innermost first; a
 // method with an Owner contributes its owner type.
 func (c *callCtx) enclosingClasses(scope int) []typ {
+	key := defRef{c.fi, scope}
+	if out, ok := c.encl[key]; ok {
+		return out
+	}
 	var out []typ
 	defs := c.fi.f.Defs
+	pure := family(c.fi.f.Lang) != "js" // (see below: JS asks the types)
+	defer func() {
+		if pure {
+			if c.encl == nil {
+				c.encl = map[defRef][]typ{}
+			}
+			c.encl[key] = out[:len(out):len(out)]
+		}
+	}()
 	for s := scope; s >= 0; s = defs[s].Parent {
 		d := &defs[s]
 		if d.Kind == facts.Func && family(c.fi.f.Lang) == "js" {
@@ -591,6 +610,7 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 			// function's `this` is the one around it, not the object.
 			continue
 		} else if d.Owner != "" {
+			pure = false
 			t := c.typeName(c.fi, d.Parent, d.Owner, 0)
 			if !t.known() {
 				t = typ{name: d.Owner, ctx: c.fi}

@@ -100,10 +100,18 @@ func (c *callCtx) ancestors(k defRef) []defRef {
 	t := typ{cls: k}
 	var out []defRef
 	if k.fi.f.Lang == "python" {
+		if out, ok := c.ancs[k]; ok {
+			return out
+		}
 		if mro, ok := c.mro(t, 0); ok {
+			out = make([]defRef, 0, len(mro)-1)
 			for _, b := range mro[1:] {
 				out = append(out, b.cls)
 			}
+			if c.ancs == nil {
+				c.ancs = map[defRef][]defRef{}
+			}
+			c.ancs[k] = out
 			return out
 		}
 	}

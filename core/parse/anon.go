@@ -142,7 +142,7 @@ func (x *extractor) valueText(n *cnode) string {
 	if x.isAnon(n) {
 		return x.anonName(n)
 	}
-	return strings.Join(strings.Fields(x.text(n)), "")
+	return x.squeezed(n)
 }
 
 // passAnon records an anonymous function passed as argument a. Passed to
@@ -158,7 +158,7 @@ func (x *extractor) passAnon(a *argCand, local bool) {
 		call.Ref = true
 	} else {
 		recv := facts.CallbackRecv
-		if t := strings.Join(strings.Fields(x.text(&a.callee)), ""); len(t) <= 120 {
+		if t := x.squeezed(&a.callee); len(t) <= 120 {
 			recv += t
 		}
 		if a.kw == "" {

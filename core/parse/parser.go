@@ -430,6 +430,41 @@ func (x *extractor) in(s string) string {
 	return s
 }
 
+// squeezed is the node's text without white space ("a . b" is "a.b"),
+// as strings.Join(strings.Fields(text), "") has it. Most names and
+// receivers are written without spaces and were seen before: their
+// interned copy is returned and nothing is allocated.
+func (x *extractor) squeezed(n *cnode) string {
+	if s, ok := x.plain(n); ok {
+		return s
+	}
+	return strings.Join(strings.Fields(x.text(n)), "")
+}
+
+// trimmed is the node's text without white space around it.
+func (x *extractor) trimmed(n *cnode) string {
+	if s, ok := x.plain(n); ok {
+		return s
+	}
+	return strings.TrimSpace(x.text(n))
+}
+
+// plain returns the node's text when it is ASCII without white space or
+// control characters (the interned copy if there is one); ok is false
+// otherwise.
+func (x *extractor) plain(n *cnode) (string, bool) {
+	b := x.src[n.start:n.end]
+	for _, ch := range b {
+		if ch <= ' ' || ch >= utf8.RuneSelf {
+			return "", false
+		}
+	}
+	if v, ok := x.names[string(b)]; ok {
+		return v, true
+	}
+	return string(b), true
+}
+
 func (x *extractor) text(n *cnode) string {
 	b := x.src[n.start:n.end]
 	if !utf8.Valid(b) {
@@ -810,7 +845,7 @@ func (x *extractor) addCall(c *matchCaps) {
 	if c.target != nil && x.isAnon(c.target) {
 		name = x.anonName(c.target) // (function () { ... })()
 	} else if c.target != nil {
-		name = strings.TrimSpace(x.text(c.target))
+		name = x.trimmed(c.target)
 	} else {
 		// A value called: f()(x), table[k](x), obj(x) where obj is
 		// an instance: a call of the value's __call__.
@@ -821,7 +856,7 @@ func (x *extractor) addCall(c *matchCaps) {
 	}
 	call := facts.Call{Name: x.in(stripGenerics(name)), New: isNew, Line: node.line()}
 	if c.recv != nil {
-		r := stripGenerics(strings.Join(strings.Fields(x.text(c.recv)), ""))
+		r := stripGenerics(x.squeezed(c.recv))
 		if strings.HasPrefix(r, "new") && len(r) > 3 && bytes.HasPrefix(x.src[c.recv.start:c.recv.end], []byte("new")) {
 			// new X(...).m(): keep the keyword apart from the type.
 			if rest := x.src[c.recv.start+3 : c.recv.end]; len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n') {
@@ -872,7 +907,7 @@ func (x *extractor) addCall(c *matchCaps) {
 // line. No call site names them, so no name-only match is made for them
 // (commonMethods).
 func (x *extractor) addProtocol(c *matchCaps) {
-	recv := strings.Join(strings.Fields(x.text(c.protocol)), "")
+	recv := x.squeezed(c.protocol)
 	if recv == "" || len(recv) > 120 {
 		return
 	}
@@ -886,7 +921,7 @@ func (x *extractor) addProtocol(c *matchCaps) {
 }
 
 func (x *extractor) addBinding(c *matchCaps) {
-	b := facts.Binding{Name: strings.Join(strings.Fields(x.text(c.bindName)), ""), Line: c.bindName.line()}
+	b := facts.Binding{Name: x.squeezed(c.bindName), Line: c.bindName.line()}
 	if b.Name == "_" {
 		return
 	}
@@ -942,7 +977,7 @@ func (x *extractor) addBinding(c *matchCaps) {
 		}
 		b.FromExpr = v
 	default:
-		call := strings.Join(strings.Fields(x.text(c.bindCall)), "")
+		call := x.squeezed(c.bindCall)
 		if i := strings.IndexByte(call, '('); i >= 0 {
 			call = call[:i]
 		}

@@ -166,7 +166,7 @@ func (x *extractor) addInsts() {
 		if k > 0 && x.instCands[k-1].start == c.start {
 			continue
 		}
-		text := strings.TrimLeft(strings.Join(strings.Fields(x.text(c)), ""), "*")
+		text := strings.TrimLeft(x.squeezed(c), "*")
 		recv, name := "", text
 		if i := strings.LastIndexByte(text, '.'); i >= 0 {
 			recv, name = text[:i], text[i+1:]
@@ -273,7 +273,7 @@ func (x *extractor) addArgFlows() {
 		if len(value) > 120 || !names[last] && !x.instanceArg(&a, value, &boundNames) {
 			continue
 		}
-		callee := strings.Join(strings.Fields(x.text(&a.callee)), "")
+		callee := x.squeezed(&a.callee)
 		prefix := ""
 		if i := strings.LastIndexByte(callee, '.'); i >= 0 {
 			callee, prefix = callee[i+1:], "."

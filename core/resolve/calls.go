@@ -1635,26 +1635,31 @@ func (c *callCtx) typeOf(scope int, expr string, depth int) typ {
 		}
 		return typ{module: b.files, via: b, conf: graph.Resolved}
 	}
-	segs := strings.Split(expr, ".")
 	// Rust paths name modules first: a::b::f().
-	if c.fi.f.Lang == "rust" && len(segs) > 0 {
+	if c.fi.f.Lang == "rust" {
+		segs := strings.Split(expr, ".")
 		if m, n := c.r.rustResolve(c.fi, segs); m != nil && n == len(segs) {
 			return typ{module: []*fileInfo{m}, conf: graph.Resolved}
 		}
 	}
-	cur := c.atom(scope, segs[0], depth)
-	if !cur.known() && len(segs) == 2 && family(c.fi.f.Lang) == "js" {
+	// The segments one at a time (a receiver is typed for most calls:
+	// no slice of them is made).
+	first, rest, more := strings.Cut(expr, ".")
+	cur := c.atom(scope, first, depth)
+	if !cur.known() && more && !strings.Contains(rest, ".") && family(c.fi.f.Lang) == "js" {
 		// const store = { add(n) {} }: store.add as a value (passed,
 		// stored, bound) is that function.
-		if ref, ok := c.objectMethod(scope, segs[0], segs[1]); ok {
+		if ref, ok := c.objectMethod(scope, first, rest); ok {
 			return typ{fn: ref, conf: graph.Resolved}
 		}
 	}
-	for _, s := range segs[1:] {
+	for more {
+		var seg string
+		seg, rest, more = strings.Cut(rest, ".")
 		if !cur.known() {
 			return typ{via: cur.via}
 		}
-		cur = c.member(cur, s, depth+1)
+		cur = c.member(cur, seg, depth+1)
 	}
 	return cur
 }

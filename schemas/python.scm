@@ -87,6 +87,18 @@
 ; _dispatch[kind](x), Middleware()(environ)) is a call of its __call__
 (call function: [(call) (subscript)] @cc.call.value) @cc.call.node
 
+; ... and the rest of value flow through calls: each call with its callee and its
+; arguments, and the few levels of nodes below them, which the extractor
+; reads (core/parse/callflow.go; one pattern instead of nine, each of which
+; started a query state for every call): a lambda called in place ((lambda: f())()); containers filled in place
+; (hooks.append(f), self._callbacks.append(fn), steps.insert(0, f),
+; steps.extend([f, g]), hooks.setdefault(event, []).append(fn)); builtins
+; that call the function they are given (map(f, xs), filter(f, xs),
+; sorted(xs, key=f), min/max(key=f), xs.sort(key=f)); and the functions
+; passed as arguments, by position or keyword, which bind the callee's
+; parameters
+(call function: (_) @cc.flow.callee arguments: (_) @cc.flow.args) @cc.flow.call
+
 ; raise C: the exception class is constructed
 (raise_statement . (identifier) @cc.call.target) @cc.call.node
 (raise_statement
@@ -182,33 +194,11 @@
      arguments: (argument_list (keyword_argument value: [(identifier) (attribute) (lambda)] @cc.bind.value))))
  (#eq? @_dict "dict"))
 
-; filled later: table[k] = f, hooks.append(f), self._callbacks.append(fn),
-; steps.insert(0, f), steps += [f, g], steps.extend([f, g])
+; filled later: table[k] = f, steps += [f, g] (and hooks.append(f),
+; steps.insert(0, f), steps.extend([f, g]): see cc.flow.call below)
 (assignment
   left: (subscript value: [(identifier) (attribute)] @cc.bind.elems subscript: (_) @cc.bind.key)
   right: [(identifier) (attribute) (lambda)] @cc.bind.value)
-((call
-   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
-   arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
- (#match? @_add "^(append|add|appendleft|put|put_nowait)$"))
-((call
-   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
-   arguments: (argument_list . (_) . [(identifier) (attribute) (lambda)] @cc.bind.value))
- (#match? @_add "^(insert|setdefault)$"))
-; a dict of lists filled in place: hooks.setdefault(event, []).append(fn)
-; (its entries' elements count as its elements; see resolve)
-((call
-   function: (attribute
-     object: (call function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_sd))
-     attribute: (identifier) @_add)
-   arguments: (argument_list . [(identifier) (attribute) (lambda)] @cc.bind.value))
- (#eq? @_sd "setdefault")
- (#match? @_add "^(append|add)$"))
-((call
-   function: (attribute object: [(identifier) (attribute)] @cc.bind.elems attribute: (identifier) @_add)
-   arguments: (argument_list . [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
-                                (tuple [(identifier) (attribute) (lambda)] @cc.bind.value)]))
- (#match? @_add "^(extend|extendleft)$"))
 (augmented_assignment
   left: [(identifier) (attribute)] @cc.bind.elems
   right: [(list [(identifier) (attribute) (lambda)] @cc.bind.value)
@@ -273,37 +263,13 @@
 (with_item value: (as_pattern . (call function: [(identifier) (attribute)] @cc.bind.call)
   alias: (as_pattern_target (identifier) @cc.bind.name)))
 
-; ---- builtins that call the function they are given: map(f, xs),
-; filter(f, xs), sorted(xs, key=f), min/max(key=f), xs.sort(key=f)
-; (the function's name is the call's node: the builtin's call is one
-; already)
-((call
-   function: (identifier) @_hof
-   arguments: (argument_list . (identifier) @cc.call.target @cc.call.node))
- (#match? @_hof "^(map|filter)$"))
-((call
-   function: [(identifier) (attribute attribute: (identifier))] @_hof
-   arguments: (argument_list
-     (keyword_argument name: (identifier) @_key value: (identifier) @cc.call.target @cc.call.node)))
- (#match? @_hof "(^|[.])(sorted|min|max|sort|nlargest|nsmallest|groupby)$")
- (#eq? @_key "key"))
 
 ; ---- lambdas: anonymous functions (fn@N of their holder); the calls in
 ; their bodies are theirs, and the places that pass, store or call them
 ; name them
 (lambda body: (_) @cc.def.body) @cc.def.anon
-; (lambda: f())() calls the lambda in place
-(call function: (parenthesized_expression (lambda) @cc.call.target)) @cc.call.node
 
-; functions passed as arguments bind the callee's parameters, by position
-; or keyword; a decorator gets the function it decorates
-(call
-  function: (_) @cc.arg.callee
-  arguments: (argument_list [(identifier) (attribute) (lambda) (call function: (identifier))] @cc.arg.value) @cc.arg.list)
-(call
-  function: (_) @cc.arg.callee
-  arguments: (argument_list
-    (keyword_argument name: (identifier) @cc.arg.keyword value: [(identifier) (attribute) (lambda) (call function: (identifier))] @cc.arg.value)))
+; a decorator gets the function it decorates
 (decorated_definition
   (decorator [(identifier) (attribute)] @cc.arg.callee)
   definition: [(function_definition name: (identifier) @cc.arg.value)

@@ -82,7 +82,7 @@ func BenchmarkGoQueryOnly(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, src := range files {
 			tree, _ := tp.ParseCtx(context.Background(), nil, src)
-			p.cursor.run(s.query, tree.RootNode(), func(int, []capture) {})
+			p.cursor.run(s.query, tree.RootNode(), nil, func(int, []capture) {})
 			tree.Close()
 		}
 	}

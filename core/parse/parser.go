@@ -181,7 +181,11 @@ func (p *Parser) parse(c *TreeCache, relpath, lang string, src []byte) (*facts.F
 	if s.query != nil {
 		x := extractor{s: s, src: src, f: f, names: p.names}
 		p.scratch.take(&x)
-		if err := p.cursor.run(s.query, root, x.match); err != nil {
+		var exp *expansion
+		if s.flow != nil {
+			exp = &s.flow.expansion
+		}
+		if err := p.cursor.run(s.query, root, exp, x.match); err != nil {
 			return nil, fmt.Errorf("parse %s: %w", relpath, err)
 		}
 		x.finish()
@@ -506,8 +510,14 @@ func (x *extractor) match(pattern int, caps []capture) {
 	var c matchCaps
 	for k := range caps {
 		cp := &caps[k]
+		if cp.index&subMark != 0 {
+			continue // a node inside a capture (see callFlow)
+		}
 		n := &cp.node
 		switch x.s.roles[cp.index] {
+		case roleFlowCall:
+			x.callFlow(caps)
+			return
 		case roleClassNode:
 			c.classNode = n
 		case roleClassName:

@@ -82,6 +82,9 @@ const (
 	roleArgKeyword    // the keyword it is passed under
 	roleArgFactory    // a decorator factory (@retry(3)): its result gets the argument
 	roleAnon          // an anonymous function (arrow function, function expression)
+	roleFlowCall      // a call read by callFlow (Python value flow through calls)
+	roleFlowCallee    // its callee, listed with the nodes below it
+	roleFlowArgs      // its arguments, listed with the nodes below them
 	// roleProtocol: a value the statement runs special methods of, which
 	// no call site names; cc.call.protocol.NAME.NAME lists them
 	// (`with x:` runs x.__enter__ and x.__exit__).
@@ -119,6 +122,9 @@ var roleNames = map[string]role{
 	"cc.arg.keyword":      roleArgKeyword,
 	"cc.arg.factory":      roleArgFactory,
 	"cc.def.anon":         roleAnon,
+	"cc.flow.call":        roleFlowCall,
+	"cc.flow.callee":      roleFlowCallee,
+	"cc.flow.args":        roleFlowArgs,
 	"cc.local.name":       roleLocalName,
 	"cc.def.body":         roleBody,
 	"cc.def.decorator":    roleDecorator,
@@ -170,6 +176,7 @@ type schema struct {
 	predicates []patternPredicates // by pattern
 	symbols    []string            // node type names by symbol
 	anon       []bool              // anonymous function types by symbol (anonTypes)
+	flow       *flowTables         // what callFlow reads (nil: no cc.flow captures)
 
 	once sync.Once
 	err  error
@@ -289,6 +296,7 @@ func (s *schema) compile() error {
 			s.symbols[i] = s.ts.SymbolName(sitter.Symbol(i))
 			s.anon[i] = anonTypes[s.symbols[i]]
 		}
+		s.flow = newFlowTables(s.ts, s.roles, s.symbols)
 	})
 	return s.err
 }

@@ -1,7 +1,9 @@
 package parse
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -256,6 +258,9 @@ func (x *extractor) addArgFlows() {
 		}
 		x.binds = keep
 	}
+	// In the order of the values in the file, as query patterns that end
+	// at the value give them (callFlow gives a call's all at once).
+	slices.SortStableFunc(x.argCands, func(a, b argCand) int { return cmp.Compare(a.value.start, b.value.start) })
 	seen := map[string]bool{}
 	var boundNames map[string]bool // made on first use (see instanceArg)
 	for _, a := range x.argCands {

@@ -169,19 +169,44 @@ type Graph struct {
 // (keeping the strongest confidence and all lines) and builds the indexes.
 // Edges refer to nodes by id; edges to unknown ids are dropped.
 func New(nodes []*Node, edges []EdgeSpec) *Graph {
+	return NewChunks(nodes, [][]EdgeSpec{edges})
+}
+
+// NewChunks is New with the edges given in chunks, as they are made (one
+// per file): they are read chunk by chunk, with no concatenated copy, and
+// each chunk is released (set to nil in chunks) once read, so that a
+// large graph's specs and its edges are not all held at once.
+func NewChunks(nodes []*Node, chunks [][]EdgeSpec) *Graph {
 	slices.SortStableFunc(nodes, func(a, b *Node) int { return strings.Compare(a.ID, b.ID) })
 	byID := make(map[string]int, len(nodes))
 	for i, n := range nodes {
 		byID[n.ID] = i
 	}
-	recs := make([]edgeRec, 0, len(edges))
-	for i := range edges {
-		if r, ok := specRec(byID, edges, i); ok {
-			recs = append(recs, r)
+	total := 0
+	for _, es := range chunks {
+		total += len(es)
+	}
+	recs := make([]edgeRec, 0, total)
+	var specs map[int32]string // the few specs that are not empty (imports), by record
+	base := 0
+	for c, es := range chunks {
+		for i := range es {
+			if r, ok := specRec(byID, es, i); ok {
+				r.spec = int32(base + i)
+				recs = append(recs, r)
+				if es[i].Spec != "" {
+					if specs == nil {
+						specs = map[int32]string{}
+					}
+					specs[r.spec] = es[i].Spec
+				}
+			}
 		}
+		base += len(es)
+		chunks[c] = nil
 	}
 	w := newPoolWriter()
-	g := &Graph{Nodes: nodes, edges: chunked(mergeRecs(recs, edges, nil, w))}
+	g := &Graph{Nodes: nodes, edges: chunked(mergeRecs(recs, func(i int32) string { return specs[i] }, nil, w))}
 	w.finish(g)
 	g.look = newLookup(nodes, byID)
 	g.indexEdges()

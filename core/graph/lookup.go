@@ -200,9 +200,9 @@ func cmpRec(a, b edgeRec) int {
 
 // mergeRecs sorts recs into canonical order and merges those joining the
 // same nodes by the same type: the strongest confidence, every line once,
-// the first spec in input order. The edges are appended to out, their
-// lines and specs written to w.
-func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []edge, w *poolWriter) []edge {
+// the first spec in input order (specOf gives a record's). The edges are
+// appended to out, their lines and specs written to w.
+func mergeRecs(recs []edgeRec, specOf func(spec int32) string, out []edge, w *poolWriter) []edge {
 	slices.SortFunc(recs, cmpRec)
 	edges := 0
 	for i := range recs {
@@ -228,7 +228,7 @@ func mergeRecs(recs []edgeRec, specs []EdgeSpec, out []edge, w *poolWriter) []ed
 				lines = append(lines, int(x.line))
 			}
 			if spec == "" {
-				spec = specs[x.spec].Spec
+				spec = specOf(x.spec)
 			}
 		}
 		e.lines, e.spec = w.put(lines, spec)

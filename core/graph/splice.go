@@ -196,7 +196,7 @@ func (sp *splicer) edges(specs []EdgeSpec) {
 			line: int32(e.Line), spec: int32(i)})
 	}
 	sp.w = g.extend()
-	merged := mergeRecs(recs, specs, nil, sp.w)
+	merged := mergeRecs(recs, func(i int32) string { return specs[i].Spec }, nil, sp.w)
 	if sp.oldTo == nil && sp.patch(merged) {
 		return
 	}

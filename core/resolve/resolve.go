@@ -585,7 +585,9 @@ func family(l string) string {
 // fileEdges returns the CONTAINS, IMPORT and CALL edges leaving one file.
 func (r *resolver) fileEdges(fi *fileInfo) []graph.EdgeSpec {
 	f := fi.f
-	var out []graph.EdgeSpec
+	// About one edge per definition, call and import: grown once at
+	// most, not doubled from nothing.
+	out := make([]graph.EdgeSpec, 0, len(f.Defs)+len(f.Calls)+len(f.Imports))
 	for i := range f.Defs {
 		from := f.Path
 		if p := f.Defs[i].Parent; p >= 0 {

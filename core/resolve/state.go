@@ -120,16 +120,7 @@ func (r *resolver) resolveAll() *graph.Graph {
 	r.parallel(func(i int) { r.rebind(r.list[i]) })
 	r.indexPassers()
 	r.parallel(func(i int) { perFile[i] = r.fileEdges(r.list[i]) })
-	total := 0
-	for _, es := range perFile {
-		total += len(es)
-	}
-	edges := make([]graph.EdgeSpec, 0, total)
-	for i, es := range perFile {
-		edges = append(edges, es...)
-		perFile[i] = nil
-	}
-	return graph.New(nodes, edges)
+	return graph.NewChunks(nodes, perFile)
 }
 
 // Update returns the graph of the files after changed (new or edited

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"path"
 	"strings"
 	"time"
 )
@@ -93,8 +92,6 @@ func (ix *Index) commit(pf *prepared) {
 	for _, st := range f.pathStems {
 		ix.byPathStem[st] = append(ix.byPathStem[st], f)
 	}
-	dir := path.Dir(f.path)
-	ix.byDir[dir] = append(ix.byDir[dir], f)
 	ix.touch()
 }
 
@@ -152,17 +149,6 @@ func (ix *Index) removeFile(f *fileEntry, keep map[string]bool) {
 	ix.fileLenTotal -= int64(f.length)
 	ix.fileSlots[f.num] = nil
 	ix.freeFileNums = append(ix.freeFileNums, f.num)
-	dir := path.Dir(f.path)
-	if fs := ix.byDir[dir]; len(fs) <= 1 {
-		delete(ix.byDir, dir)
-	} else {
-		for i, g := range fs {
-			if g == f {
-				ix.byDir[dir] = append(fs[:i], fs[i+1:]...)
-				break
-			}
-		}
-	}
 	for _, st := range f.pathStems {
 		fs := ix.byPathStem[st]
 		for i, g := range fs {

@@ -71,8 +71,6 @@ type Index struct {
 	byStem   map[string][]uint32 // first two bytes of a term → term numbers, for prefix queries
 	// byPathStem maps a light stem to the files whose path names it.
 	byPathStem map[string][]*fileEntry
-	// byDir maps a directory to its files.
-	byDir map[string][]*fileEntry
 	terms      []termEntry
 	freeTerm   []uint32
 	nDocs      int            // searchable docs (all but file handles)
@@ -121,7 +119,6 @@ func NewWithOptions(o Options) *Index {
 		dict:       map[string]uint32{},
 		byStem:     map[string][]uint32{},
 		byPathStem: map[string][]*fileEntry{},
-		byDir:      map[string][]*fileEntry{},
 	}
 	ix.tombs.init(tombstoneCap)
 	ix.fill.init()
@@ -180,10 +177,6 @@ type doc struct {
 	// docTerms are the terms of the doc field that relate question words
 	// to each other (see related.go).
 	docTerms []uint32
-	// pkgDoc marks the chunk holding a Go package comment or a Python
-	// package's docstring (__init__.py): its doc words also count, at
-	// pkgDocWeight, for the other files of its directory.
-	pkgDoc bool
 }
 
 // cleanPath normalises a workspace-relative path.

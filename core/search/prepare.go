@@ -123,7 +123,6 @@ func prepare(p string, content []byte, lang string, defs []facts.Def, eager bool
 				d.lens[fDoc] += b.add(n, content[x.Start:x.End], fDoc)
 			}
 		}
-		d.pkgDoc = !pc.typ.isDef() && d.lens[fDoc] > 0 && (lang == "go" || lang == "python" && path.Base(p) == "__init__.py")
 		pf.docs = append(pf.docs, d)
 	}
 	pf.docTerms = docTermLists(pf)

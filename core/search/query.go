@@ -384,20 +384,13 @@ func (ix *Index) autoExpand(res *QueryResult, budget int, fc *fileCache) {
 // page should offer several.
 const perFileFirst = 2
 
-func perFileCap() int {
-	if v, ok := knobs["perfile"]; ok {
-		return int(v)
-	}
-	return perFileFirst
-}
-
 // diversified ranks h for a text search's first page: the best limit
 // handles with at most perFileFirst of a file while other files have
 // matches, then the rest of the best. Handles of one file often score
 // alike (they share their file's part of the score), so the pool the page
 // is picked from grows until it holds enough files.
 func (ix *Index) diversified(h *hits, limit int) []ranked {
-	k := limit * perFileCap() * 2
+	k := limit * perFileFirst * 2
 	for {
 		rs := ix.rank(h, k)
 		out := ix.diversify(rs, limit)
@@ -417,7 +410,7 @@ func distinctFirst(ix *Index, rs []ranked, limit int) bool {
 			break
 		}
 		f := ix.docs[r.doc].file
-		if per[f]++; per[f] > perFileCap() {
+		if per[f]++; per[f] > perFileFirst {
 			return false
 		}
 	}
@@ -431,13 +424,9 @@ func (ix *Index) diversify(rs []ranked, limit int) []ranked {
 	out := make([]ranked, 0, len(rs))
 	var rest []ranked
 	per := map[*fileEntry]int{}
-	for i, r := range rs {
+	for _, r := range rs {
 		f := ix.docs[r.doc].file
-		capf := perFileCap()
-		if knobs["topfile2"] != 0 && i < 4 && f == ix.docs[rs[0].doc].file {
-			capf = 2
-		}
-		if per[f] < capf && len(out) < limit {
+		if per[f] < perFileFirst && len(out) < limit {
 			per[f]++
 			out = append(out, r)
 			continue

@@ -2,7 +2,6 @@ package search
 
 import (
 	"fmt"
-	"path"
 	"os"
 	"math"
 	"sort"
@@ -190,35 +189,3 @@ func SetKnob(k string, v float64) { knobs[k] = v }
 
 // ResetKnobs clears the temporary experiment settings.
 func ResetKnobs() { clear(knobs) }
-
-// DocTermCount is a temporary measurement: docs with doc terms and entries.
-func (ix *Index) DocTermCount() (docs, entries int) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	for i := range ix.docs {
-		if n := len(ix.docs[i].docTerms); n > 0 {
-			docs++
-			entries += n
-		}
-	}
-	return
-}
-
-// sharePkgDoc counts a package comment's frequency tf of word wi for the
-// other files of its directory (not tests), at pkgDocWeight.
-func (ix *Index) sharePkgDoc(fa *fileAccum, d *doc, wi int, tf float64) {
-	w := knobs["pkgdoc"]
-	if w == 0 {
-		return
-	}
-	sibs := ix.byDir[path.Dir(d.file.path)]
-	if len(sibs) > int(knobs["pkgdocmax"]) {
-		return
-	}
-	for _, g := range sibs {
-		if g == d.file || isTestPath(g.path) || g.lang != d.file.lang {
-			continue
-		}
-		fa.add(fa.row(ix, g.num), wi, w*tf)
-	}
-}

@@ -278,9 +278,6 @@ func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMa
 					}
 					ftf += fileScale * (fileNameWeight*float64(tf[fName]) + fileSigWeight*float64(tf[fSig]) + float64(tf[fBody]) + fileDocWeight*float64(tf[fDoc]))
 					e.row = row
-					if d.pkgDoc && tf[fDoc] > 0 {
-						ix.sharePkgDoc(fa, d, wi, fileScale*float64(tf[fDoc]))
-					}
 				}
 				if e.mask == 0 && e.score == 0 {
 					a.touched = append(a.touched, p.doc)

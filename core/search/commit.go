@@ -9,8 +9,6 @@ import (
 type termEntry struct {
 	text string
 	post []posting
-	// docDF counts the docs whose docTerms hold the term.
-	docDF uint32
 }
 
 // posting is one doc's term frequencies for a term.
@@ -73,20 +71,6 @@ func (ix *Index) commit(pf *prepared) {
 			te.post = append(te.post, posting{doc: f.docs[lp.doc], tf: lp.tf})
 		}
 	}
-	for i, ts := range pf.docTerms {
-		if len(ts) == 0 {
-			continue
-		}
-		g := make([]uint32, len(ts))
-		for j, lt := range ts {
-			g[j] = f.terms[lt]
-		}
-		ix.docs[f.docs[i]].docTerms = g
-		for _, t := range g {
-			ix.terms[t].docDF++
-		}
-		ix.nDocTermDocs++
-	}
 	ix.files[pf.path] = f
 	ix.fileLenTotal += int64(f.length)
 	for _, st := range f.pathStems {
@@ -99,15 +83,6 @@ func (ix *Index) commit(pf *prepared) {
 // keep (all, when keep is nil) are remembered as tombstones for expand.
 // The caller holds the write lock.
 func (ix *Index) removeFile(f *fileEntry, keep map[string]bool) {
-	for _, n := range f.docs {
-		d := &ix.docs[n]
-		for _, t := range d.docTerms {
-			ix.terms[t].docDF--
-		}
-		if len(d.docTerms) > 0 {
-			ix.nDocTermDocs--
-		}
-	}
 	for _, t := range f.terms {
 		te := &ix.terms[t]
 		out := te.post[:0]

@@ -74,8 +74,6 @@ type Index struct {
 	terms      []termEntry
 	freeTerm   []uint32
 	nDocs      int            // searchable docs (all but file handles)
-	// nDocTermDocs counts the docs with docTerms (see related.go).
-	nDocTermDocs int
 	fieldLen   [nFields]int64 // total terms per field over searchable docs
 	// fileSlots maps a file's number (fileEntry.num) to it; free numbers
 	// are nil and listed in freeFileNums. Numbers index the per-query
@@ -174,9 +172,6 @@ type doc struct {
 	tokens  int32  // cl100k tokens of the span; read and written atomically, -1 until known
 	lens    [nFields]uint32
 	fnum    uint32 // file.num, beside lens so scoring reads one cache line
-	// docTerms are the terms of the doc field that relate question words
-	// to each other (see related.go).
-	docTerms []uint32
 }
 
 // cleanPath normalises a workspace-relative path.

@@ -44,9 +44,6 @@ type prepared struct {
 	docs  []doc     // docs[0] is the file handle
 	vocab []string  // the file's distinct terms
 	post  [][]lpost // postings per vocab entry
-	// docTerms lists, per doc, the local terms of its doc field that can
-	// relate question words (see related.go).
-	docTerms [][]uint32
 	// defsSig identifies the definitions the handles came from (see
 	// defsSignature); a re-index with the same content and signature is a
 	// no-op.
@@ -125,7 +122,6 @@ func prepare(p string, content []byte, lang string, defs []facts.Def, eager bool
 		}
 		pf.docs = append(pf.docs, d)
 	}
-	pf.docTerms = docTermLists(pf)
 	return pf
 }
 

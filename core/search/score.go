@@ -306,7 +306,7 @@ func (ix *Index) scoreWords(a *accum, fa *fileAccum, words []qword, mask fieldMa
 // that names the query's words (compress/gzip for "gzip header") lifts a
 // doc, a test file sinks unless the query asks about tests.
 func (ix *Index) textHits(pattern string, mask fieldMask, keep func(*doc) bool) (h *hits, partial bool) {
-	words := ix.expandRelated(ix.textQuery(pattern))
+	words := ix.textQuery(pattern)
 	h = newHits()
 	if len(words) == 0 {
 		return h, false

@@ -98,8 +98,9 @@
 // tests), ×1.2 for an exported Go definition (a pattern of several
 // words), and for a one-identifier pattern (optionally qualified by
 // package or type) ×2 for a definition of exactly that name, ×1.5 for the
-// name in another case. The first page of a text search shows at most
-// two handles of a file before the other files' best.
+// name in another case. The first page of a text search shows one
+// handle of a file before the other files' best (two cost 7 Go and 5
+// Python questions of 234 and 185 at recall@8 in round 6).
 // Symbol lookups score exact names (20), case-insensitive names (16),
 // identifier parts (8) and substrings (5), with definitions in test files
 // at 80%. Ties go to definitions, then sections, then path and line.

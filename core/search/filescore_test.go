@@ -227,7 +227,7 @@ func TestFirstPageFiles(t *testing.T) {
 	for _, h := range r.Handles[:2] {
 		per[h.FilePath]++
 	}
-	if per["big/big.go"] > perFileFirst {
+	if per["big/big.go"] > perFilePage {
 		t.Errorf("first page %v", labels(r.Handles))
 	}
 }
@@ -249,6 +249,48 @@ func TestKthLargest(t *testing.T) {
 	for _, c := range cases {
 		if got := kthLargest(c.xs, c.k); got != c.want {
 			t.Errorf("kthLargest(%v, %d) = %v, want %v", c.xs, c.k, got, c.want)
+		}
+	}
+}
+
+// TestFirstPageOneHandlePerFile: a text search's first page shows one
+// handle of each file while other files have matches; a file's other
+// handles follow the page.
+func TestFirstPageOneHandlePerFile(t *testing.T) {
+	pkg := func(name string, n int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package %s\n\n", name)
+		for i := range n {
+			fmt.Fprintf(&b, "// rotate the ledger entry %d\nfunc Rotate%d() {}\n\n", i, i)
+		}
+		return b.String()
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		limit int
+		want  int // distinct files among the first limit handles
+	}{
+		{"more files than the page", map[string]string{"a/a.go": pkg("a", 3), "b/b.go": pkg("b", 3), "c/c.go": pkg("c", 3)}, 2, 2},
+		{"as many files as the page", map[string]string{"a/a.go": pkg("a", 3), "b/b.go": pkg("b", 3), "c/c.go": pkg("c", 3)}, 3, 3},
+		{"fewer files than the page", map[string]string{"a/a.go": pkg("a", 4), "b/b.go": pkg("b", 1)}, 4, 2},
+	}
+	for _, c := range cases {
+		fx := buildFiles(t, c.files)
+		r, err := fx.ix.Query(QueryParams{Pattern: "rotate ledger entry", Limit: c.limit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Handles) != c.limit {
+			t.Errorf("%s: %d handles, want %d", c.name, len(r.Handles), c.limit)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, h := range r.Handles {
+			seen[h.FilePath] = true
+		}
+		if len(seen) != c.want {
+			t.Errorf("%s: first page %v holds %d files, want %d", c.name, labels(r.Handles), len(seen), c.want)
 		}
 	}
 }

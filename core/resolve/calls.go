@@ -73,7 +73,7 @@ func (c *callCtx) live(s int, name string) (from, to int) {
 	if c.use.line == 0 || c.use.fi != c.fi || c.use.scope != s {
 		return 0, 0
 	}
-	for _, bi := range c.fi.scopes[s] {
+	for _, bi := range c.fi.bindingsNamed(s, name) {
 		if b := &c.fi.f.Bindings[bi]; b.Straight && b.Name == name && b.Line < c.use.line && b.Line > from {
 			from = b.Line
 		}
@@ -1384,7 +1384,7 @@ func (c *callCtx) localVar(scope int, name string, depth int) (typ, bool) {
 		var external typ
 		hasExternal := false
 		from, to := c.live(s, name)
-		for _, bi := range fi.scopes[s] {
+		for _, bi := range fi.bindingsNamed(s, name) {
 			b := &fi.f.Bindings[bi]
 			if b.Name == name && !dead(b, from, to) {
 				t := c.bindingType(b, depth+1)
@@ -1434,8 +1434,19 @@ func (c *callCtx) bindingType(b *facts.Binding, depth int) typ {
 		return typ{}
 	}
 	if c.use.line != 0 {
-		defer c.readAt(b.Scope, b.Line)() // its value is read there
+		// its value is read there (set and restored without a defer:
+		// this runs for most names typed)
+		old := c.use
+		c.use = readAt{c.fi, b.Scope, b.Line}
+		t := c.bindingTypeHere(b, depth)
+		c.use = old
+		return t
 	}
+	return c.bindingTypeHere(b, depth)
+}
+
+// bindingTypeHere is bindingType once where the value is read is set.
+func (c *callCtx) bindingTypeHere(b *facts.Binding, depth int) typ {
 	if b.Type != "" {
 		t := c.typeName(c.fi, b.Scope, b.Type, depth+1)
 		if !t.known() && c.fi.f.Lang == "python" && pyScalarTypes[b.Type] {

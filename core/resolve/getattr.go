@@ -94,7 +94,7 @@ func (c *callCtx) stringOf(scope int, name string) string {
 		s = skipClassBody(defs, s, scope)
 		var found string
 		n := 0
-		for _, bi := range c.fi.scopes[s] {
+		for _, bi := range c.fi.bindingsNamed(s, name) {
 			if b := &c.fi.f.Bindings[bi]; b.Name == name {
 				found = b.FromExpr
 				n++

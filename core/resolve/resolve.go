@@ -152,6 +152,9 @@ type fileInfo struct {
 	top      map[string][]int // top-level definitions (not owned methods) by name
 	children [][]int          // def → child defs
 	scopes   map[int][]int    // def (or -1) → bindings declared in it
+	// named holds, for the scopes with many bindings (a module's, a long
+	// function's), their bindings by name (see bindingsNamed).
+	named map[scopeName][]int
 	// argFlows lists, by key ("apply()#0", ".m()#=cb"), the bindings of
 	// the functions passed as arguments (Python, JavaScript; see flow.go).
 	argFlows map[string][]int
@@ -312,9 +315,41 @@ func (fi *fileInfo) reset(f *facts.File) {
 			fi.argFlows[b.Name] = append(fi.argFlows[b.Name], i)
 		}
 	}
+	for sc, list := range fi.scopes {
+		if len(list) <= manyBindings {
+			continue
+		}
+		if fi.named == nil {
+			fi.named = map[scopeName][]int{}
+		}
+		for _, i := range list {
+			k := scopeName{sc, f.Bindings[i].Name}
+			fi.named[k] = append(fi.named[k], i)
+		}
+	}
 	if f.Lang == "python" {
 		indexGlobalElems(fi)
 	}
+}
+
+// scopeName is a name in one scope of a file (-1: the module).
+type scopeName struct {
+	scope int
+	name  string
+}
+
+// manyBindings is how many bindings a scope has before they are indexed
+// by name: lookups scanned a module's thousands for every name read.
+const manyBindings = 24
+
+// bindingsNamed returns the bindings of scope s that may be named name,
+// in order: exactly those for a scope with many bindings, all of the
+// scope's otherwise (the caller compares names).
+func (fi *fileInfo) bindingsNamed(s int, name string) []int {
+	if list := fi.scopes[s]; len(list) <= manyBindings {
+		return list
+	}
+	return fi.named[scopeName{s, name}]
 }
 
 // indexGlobalElems fills fi.globalElems (see fileInfo).

@@ -77,7 +77,7 @@ func (c *callCtx) boundToResult(scope int, name string) bool {
 	defs := c.fi.f.Defs
 	for s := scope; ; s = defs[s].Parent {
 		s = skipClassBody(defs, s, scope)
-		for _, bi := range c.fi.scopes[s] {
+		for _, bi := range c.fi.bindingsNamed(s, name) {
 			if b := &c.fi.f.Bindings[bi]; b.Name == name && b.FromCall != "" && !strings.Contains(b.FromCall, ".") && c.mayReturnClass(b.FromCall) {
 				return true
 			}
@@ -211,7 +211,7 @@ func (c *callCtx) boundCall(scope int, name string) string {
 	for s := scope; ; s = defs[s].Parent {
 		s = skipClassBody(defs, s, scope)
 		call, n := "", 0
-		for _, bi := range c.fi.scopes[s] {
+		for _, bi := range c.fi.bindingsNamed(s, name) {
 			if b := &c.fi.f.Bindings[bi]; b.Name == name {
 				call = b.FromCall
 				n++

@@ -254,9 +254,8 @@ func newResolver(files []*facts.File, proj *Project) *resolver {
 	sorted := append([]*facts.File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	r.list = make([]*fileInfo, len(sorted))
-	for i, f := range sorted {
-		fi := newFileInfo(f)
-		r.list[i] = fi
+	r.parallel(func(i int) { r.list[i] = newFileInfo(sorted[i]) }) // each file's own tables
+	for _, fi := range r.list {
 		r.addDefs(fi)
 	}
 	r.goMods = append([]GoModule(nil), proj.GoModules...)

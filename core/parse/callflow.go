@@ -17,7 +17,10 @@ import (
 // arguments (cc.flow.call, cc.flow.callee, cc.flow.args), the query run
 // lists the few levels of named nodes below those two captures (see
 // expansion), and callFlow reads the same cases from that list, handing
-// the extractor the same captures the patterns gave.
+// the extractor the same captures the patterns gave. One difference: a
+// comment among the arguments is skipped, where an anchored pattern
+// (`(argument_list . (identifier))`) took it for the first argument and
+// missed `hooks.append(  # why\n    fn)`.
 
 // flowTables is what callFlow needs to know of a grammar: its symbols'
 // kinds and the ids of the fields it reads.

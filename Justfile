@@ -69,11 +69,13 @@ test: build
     # coordinator, golang/go#75804); about 10 s each on 2 cores.
     go test ./core/store -run '^$' -fuzz FuzzDecode -fuzztime 300000x
     go test ./daemon/hooks -run '^$' -fuzz FuzzHandle -fuzztime 200000x
+    go test ./core/parse -run '^$' -fuzz FuzzParsePython -fuzztime 20000x
 
-# Fuzz the store's decoders and the hook engine on a real index, longer than `just test` does (just fuzz 5m)
+# Fuzz the store's decoders, the hook engine on a real index and the Python extractor, longer than `just test` does (just fuzz 5m)
 fuzz TIME="1m":
     go test ./core/store -run '^$' -fuzz FuzzDecode -fuzztime {{TIME}}
     go test ./daemon/hooks -run '^$' -fuzz FuzzHandle -fuzztime {{TIME}}
+    go test ./core/parse -run '^$' -fuzz FuzzParsePython -fuzztime {{TIME}}
 
 # Measure ccd against its floors and write BENCHMARKS.md: cold index vs the
 # raw tree-sitter parse (and universal-ctags when installed) on GOROOT/src

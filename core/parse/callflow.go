@@ -8,12 +8,12 @@ import (
 
 // Value flow through calls, read without a query pattern per case.
 //
-// Python's flow facts about calls (a called value, a container filled by
-// append, a function handed to map or sorted(key=), the functions passed
-// as arguments) were nine query patterns rooted at `call`. Every call in a
-// file started a query state for each, and the argument patterns one more
-// per argument: a third of the whole query's time on the standard
-// library. Now one pattern captures each call with its callee and its
+// Python's flow facts about calls (a lambda called in place, a container
+// filled by append, a function handed to map or sorted(key=), the
+// functions passed as arguments) were nine query patterns rooted at
+// `call`. Every call in a file started a query state for each, and the
+// argument patterns one more per argument: a quarter of the whole query's
+// time on the standard library. Now one pattern captures each call with its callee and its
 // arguments (cc.flow.call, cc.flow.callee, cc.flow.args), the query run
 // lists the few levels of named nodes below those two captures (see
 // expansion), and callFlow reads the same cases from that list, handing
@@ -26,9 +26,8 @@ import (
 // kinds and the ids of the fields it reads.
 type flowTables struct {
 	expansion
-	kind                                         []flowKind // by symbol
-	function, arguments, object, attribute, name uint16
-	value                                        uint16
+	kind                                     []flowKind // by symbol
+	function, object, attribute, name, value uint16
 }
 
 // flowKind is the type of a node, among those callFlow tells apart.
@@ -101,8 +100,6 @@ func newFlowTables(ts *sitter.Language, roles []role, symbols []string) *flowTab
 		switch name {
 		case "function":
 			t.function = f
-		case "arguments":
-			t.arguments = f
 		case "object":
 			t.object = f
 		case "attribute":

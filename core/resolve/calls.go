@@ -572,17 +572,22 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 	if out, ok := c.encl[key]; ok {
 		return out
 	}
-	var out []typ
-	defs := c.fi.f.Defs
-	pure := family(c.fi.f.Lang) != "js" // (see below: JS asks the types)
-	defer func() {
-		if pure {
-			if c.encl == nil {
-				c.encl = map[defRef][]typ{}
-			}
-			c.encl[key] = out[:len(out):len(out)]
+	out, pure := c.classesAround(scope)
+	if pure {
+		if c.encl == nil {
+			c.encl = map[defRef][]typ{}
 		}
-	}()
+		c.encl[key] = out[:len(out):len(out)]
+	}
+	return out
+}
+
+// classesAround computes enclosingClasses; pure is true when the answer
+// comes from the definitions alone (no type was looked up), and may be
+// memoized.
+func (c *callCtx) classesAround(scope int) (out []typ, pure bool) {
+	defs := c.fi.f.Defs
+	pure = family(c.fi.f.Lang) != "js" // (see below: JS asks the types)
 	for s := scope; s >= 0; s = defs[s].Parent {
 		d := &defs[s]
 		if d.Kind == facts.Func && family(c.fi.f.Lang) == "js" {
@@ -590,7 +595,7 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 			if tname := declaredThis(d.Signature); tname != "" {
 				if t := c.typeName(c.fi, s, tname, 0); t.cls.valid() {
 					t.instance, t.conf = true, graph.Resolved
-					return append(out, t)
+					return append(out, t), false
 				}
 			}
 			if d.Anonymous() && strings.HasPrefix(d.Signature, "function") {
@@ -599,7 +604,7 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 				if ts := c.elementParam(s, thisParam, 0); len(ts) == 1 && ts[0].cls.valid() {
 					t := ts[0]
 					t.instance = true
-					return append(out, t)
+					return append(out, t), false
 				}
 			}
 		}
@@ -623,7 +628,7 @@ func (c *callCtx) enclosingClasses(scope int) []typ {
 			out = append(out, typ{name: d.Name, ctx: c.fi, instance: true, conf: graph.Resolved})
 		}
 	}
-	return out
+	return out, pure
 }
 
 // declaredThis is the type a TypeScript function declares for `this`

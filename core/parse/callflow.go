@@ -17,10 +17,12 @@ import (
 // arguments (cc.flow.call, cc.flow.callee, cc.flow.args), the query run
 // lists the few levels of named nodes below those two captures (see
 // expansion), and callFlow reads the same cases from that list, handing
-// the extractor the same captures the patterns gave. One difference: a
-// comment among the arguments is skipped, where an anchored pattern
+// the extractor the same captures the patterns gave. One difference: an
+// extra node among the arguments (a comment, a line continuation, the
+// node of a syntax error) is skipped, where an anchored pattern
 // (`(argument_list . (identifier))`) took it for the first argument and
-// missed `hooks.append(  # why\n    fn)`.
+// missed `hooks.append(  # why\n    fn)`, and the same with a backslash
+// ending the first line.
 
 // flowTables is what callFlow needs to know of a grammar: its symbols'
 // kinds and the ids of the fields it reads.
@@ -135,8 +137,9 @@ func (t subtree) depth(i int) int {
 	return d
 }
 
-// children calls fn with each child of node i that is not a comment, in
-// order, until fn returns false.
+// children calls fn with each child of node i that is not an extra (a
+// comment, a line continuation, an error), in order, until fn returns
+// false.
 func (t subtree) children(i int, fn func(k int) bool) {
 	d := t.depth(i)
 	for k := i + 1; k < len(t.nodes); k++ {

@@ -1121,6 +1121,9 @@ func (x *extractor) finish() {
 			Result: x.result(d), Decorators: d.decorators,
 		})
 	}
+	if len(x.f.Defs) == 0 {
+		x.f.Defs = nil // scopes alone (a Rust impl with nothing in it): none, as before sizing
+	}
 	x.implementationsFirst(seen, defIndex)
 	x.renameAnons()
 	x.addRefs()

@@ -116,10 +116,12 @@ func newFlowTables(ts *sitter.Language, roles []role, symbols []string) *flowTab
 }
 
 // subtree is a capture and the named nodes listed below it, in document
-// order; index -1 is the capture itself.
+// order; index -1 is the capture itself, -2 no node.
 type subtree struct {
 	root  *cnode
 	nodes []capture
+	ft    *flowTables
+	src   []byte
 }
 
 func (t subtree) node(i int) *cnode {
@@ -135,6 +137,39 @@ func (t subtree) depth(i int) int {
 	}
 	d, _, _ := t.nodes[i].sub()
 	return d
+}
+
+// kind is node i's type among those callFlow tells apart (kOther for -2).
+func (t subtree) kind(i int) flowKind {
+	if i == -2 {
+		return kOther
+	}
+	if s := int(t.node(i).sym); s < len(t.ft.kind) {
+		return t.ft.kind[s]
+	}
+	return kOther
+}
+
+// isValue: [(identifier) (attribute) (lambda)].
+func (t subtree) isValue(i int) bool {
+	k := t.kind(i)
+	return k == kIdent || k == kAttr || k == kLambda
+}
+
+// isName: [(identifier) (attribute)].
+func (t subtree) isName(i int) bool {
+	k := t.kind(i)
+	return k == kIdent || k == kAttr
+}
+
+// isCallOfName: (call function: (identifier)).
+func (t subtree) isCallOfName(i int) bool {
+	return t.kind(i) == kCall && t.kind(t.field(i, t.ft.function)) == kIdent
+}
+
+func (t subtree) text(i int) []byte {
+	n := t.node(i)
+	return t.src[n.start:n.end]
 }
 
 // children calls fn with each child of node i that is not an extra (a
@@ -214,11 +249,11 @@ func flowKeyed(callee []byte) bool {
 // callFlow reads one cc.flow.call match: the call, its callee and its
 // arguments with the nodes below them.
 func (x *extractor) callFlow(caps []capture) {
-	ft := x.s.flow
 	var call *cnode
-	var callee, args subtree
+	callee := subtree{ft: x.s.flow, src: x.src}
+	args := callee
 	for k := 0; k < len(caps); k++ {
-		if _, _, ok := caps[k].sub(); ok {
+		if caps[k].index&subMark != 0 {
 			continue
 		}
 		end := k + 1
@@ -229,122 +264,107 @@ func (x *extractor) callFlow(caps []capture) {
 		case roleFlowCall:
 			call = &caps[k].node
 		case roleFlowCallee:
-			callee = subtree{&caps[k].node, caps[k+1 : end]}
+			callee.root, callee.nodes = &caps[k].node, caps[k+1:end]
 		case roleFlowArgs:
-			args = subtree{&caps[k].node, caps[k+1 : end]}
+			args.root, args.nodes = &caps[k].node, caps[k+1:end]
 		}
 	}
 	if call == nil || callee.root == nil || args.root == nil {
 		return
 	}
-	kind := func(t subtree, i int) flowKind {
-		if i == -2 {
-			return kOther
-		}
-		if s := int(t.node(i).sym); s < len(ft.kind) {
-			return ft.kind[s]
-		}
-		return kOther
-	}
-	isValue := func(t subtree, i int) bool { // [(identifier) (attribute) (lambda)]
-		k := kind(t, i)
-		return k == kIdent || k == kAttr || k == kLambda
-	}
-	isName := func(t subtree, i int) bool { // [(identifier) (attribute)]
-		k := kind(t, i)
-		return k == kIdent || k == kAttr
-	}
-	text := func(t subtree, i int) []byte {
-		n := t.node(i)
-		return x.src[n.start:n.end]
-	}
-	calleeKind := kind(callee, -1)
-
 	// (lambda: f())() calls the lambda in place
-	if calleeKind == kParen {
+	if callee.kind(-1) == kParen {
 		callee.children(-1, func(k int) bool {
-			if kind(callee, k) == kLambda {
+			if callee.kind(k) == kLambda {
 				x.add(&matchCaps{target: callee.node(k), callNode: call})
 			}
 			return true
 		})
 	}
-	if kind(args, -1) != kArgList {
+	if args.kind(-1) != kArgList {
 		return
 	}
-	first, second := args.nth(-1, 0), args.nth(-1, 1)
-
-	// containers filled in place: hooks.append(f), steps.insert(0, f),
-	// steps.extend([f, g]), hooks.setdefault(event, []).append(fn)
-	if calleeKind == kAttr {
-		obj, attr := callee.field(-1, ft.object), callee.field(-1, ft.attribute)
-		if kind(callee, attr) == kIdent {
-			method := text(callee, attr)
-			if isName(callee, obj) {
-				elems := callee.node(obj)
-				switch {
-				case flowAdder(method) && isValue(args, first):
-					x.add(&matchCaps{bindName: elems, elems: true, bindValue: args.node(first)})
-				case flowInserter(method) && first != -2 && isValue(args, second):
-					x.add(&matchCaps{bindName: elems, elems: true, bindValue: args.node(second)})
-				case flowExtender(method) && (kind(args, first) == kList || kind(args, first) == kTuple):
-					args.children(first, func(k int) bool {
-						if isValue(args, k) {
-							x.add(&matchCaps{bindName: elems, elems: true, bindValue: args.node(k)})
-						}
-						return true
-					})
-				}
-			} else if kind(callee, obj) == kCall && flowEntryAdd(method) && isValue(args, first) {
-				inner := callee.field(obj, ft.function)
-				if kind(callee, inner) == kAttr {
-					iobj, iattr := callee.field(inner, ft.object), callee.field(inner, ft.attribute)
-					if isName(callee, iobj) && kind(callee, iattr) == kIdent && string(text(callee, iattr)) == "setdefault" {
-						x.add(&matchCaps{bindName: callee.node(iobj), elems: true, bindValue: args.node(first)})
-					}
-				}
-			}
-		}
-	}
+	x.fillFlow(callee, args)
 	// map(f, xs), filter(f, xs): the builtin calls f (the function's name
 	// is the call's node)
-	if calleeKind == kIdent && flowMapper(text(callee, -1)) && kind(args, first) == kIdent {
+	if first := args.nth(-1, 0); callee.kind(-1) == kIdent && flowMapper(callee.text(-1)) && args.kind(first) == kIdent {
 		x.add(&matchCaps{target: args.node(first), callNode: args.node(first)})
 	}
 	// sorted(xs, key=f), xs.sort(key=f), max(xs, key=f)
 	keyed := false
-	if calleeKind == kIdent {
-		keyed = flowKeyed(text(callee, -1))
-	} else if calleeKind == kAttr {
-		keyed = kind(callee, callee.field(-1, ft.attribute)) == kIdent && flowKeyed(text(callee, -1))
+	switch callee.kind(-1) {
+	case kIdent:
+		keyed = flowKeyed(callee.text(-1))
+	case kAttr:
+		keyed = callee.kind(callee.field(-1, callee.ft.attribute)) == kIdent && flowKeyed(callee.text(-1))
 	}
 	// the values passed, by position or keyword: they bind the callee's
 	// parameters
 	args.children(-1, func(k int) bool {
-		switch kind(args, k) {
-		case kIdent, kAttr, kLambda:
+		if args.isValue(k) || args.isCallOfName(k) {
 			x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
-		case kCall:
-			if kind(args, args.field(k, ft.function)) == kIdent {
-				x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
-			}
-		case kKeywordArg:
-			name, value := args.field(k, ft.name), args.field(k, ft.value)
-			if kind(args, name) != kIdent {
-				break
-			}
-			if keyed && kind(args, value) == kIdent && string(text(args, name)) == "key" {
-				x.add(&matchCaps{target: args.node(value), callNode: args.node(value)})
-			}
-			switch kind(args, value) {
-			case kIdent, kAttr, kLambda:
-				x.add(&matchCaps{argCallee: callee.root, argKw: args.node(name), argValue: args.node(value)})
-			case kCall:
-				if kind(args, args.field(value, ft.function)) == kIdent {
-					x.add(&matchCaps{argCallee: callee.root, argKw: args.node(name), argValue: args.node(value)})
-				}
-			}
+			return true
+		}
+		if args.kind(k) != kKeywordArg {
+			return true
+		}
+		name, value := args.field(k, args.ft.name), args.field(k, args.ft.value)
+		if args.kind(name) != kIdent {
+			return true
+		}
+		if keyed && args.kind(value) == kIdent && string(args.text(name)) == "key" {
+			x.add(&matchCaps{target: args.node(value), callNode: args.node(value)})
+		}
+		if args.isValue(value) || args.isCallOfName(value) {
+			x.add(&matchCaps{argCallee: callee.root, argKw: args.node(name), argValue: args.node(value)})
 		}
 		return true
 	})
+}
+
+// fillFlow reads the containers a call fills in place: hooks.append(f),
+// steps.insert(0, f), steps.extend([f, g]) and
+// hooks.setdefault(event, []).append(fn) bind the elements of hooks and
+// steps.
+func (x *extractor) fillFlow(callee, args subtree) {
+	ft := callee.ft
+	if callee.kind(-1) != kAttr {
+		return
+	}
+	obj, attr := callee.field(-1, ft.object), callee.field(-1, ft.attribute)
+	if callee.kind(attr) != kIdent {
+		return
+	}
+	method := callee.text(attr)
+	first, second := args.nth(-1, 0), args.nth(-1, 1)
+	bind := func(elems *cnode, value int) {
+		x.add(&matchCaps{bindName: elems, elems: true, bindValue: args.node(value)})
+	}
+	if callee.isName(obj) {
+		switch {
+		case flowAdder(method) && args.isValue(first):
+			bind(callee.node(obj), first)
+		case flowInserter(method) && first != -2 && args.isValue(second):
+			bind(callee.node(obj), second)
+		case flowExtender(method) && (args.kind(first) == kList || args.kind(first) == kTuple):
+			args.children(first, func(k int) bool {
+				if args.isValue(k) {
+					bind(callee.node(obj), k)
+				}
+				return true
+			})
+		}
+		return
+	}
+	if callee.kind(obj) != kCall || !flowEntryAdd(method) || !args.isValue(first) {
+		return
+	}
+	inner := callee.field(obj, ft.function)
+	if callee.kind(inner) != kAttr {
+		return
+	}
+	iobj, iattr := callee.field(inner, ft.object), callee.field(inner, ft.attribute)
+	if callee.isName(iobj) && callee.kind(iattr) == kIdent && string(callee.text(iattr)) == "setdefault" {
+		bind(callee.node(iobj), first)
+	}
 }

@@ -69,9 +69,18 @@ static void ccd_put_node(ccd_out *o, uint32_t index, TSNode n) {
 
 // CCD_SUB marks a record that is not a capture but a named node inside
 // one (see ccd_expand): its index word holds the mark, whether the node
-// is an extra (a comment), its depth below the capture and its field.
+// is an extra (a comment, a line continuation, an error), its depth below
+// the capture and its field.
 #define CCD_SUB 0x80000000u
 #define CCD_SUB_EXTRA 0x40000000u
+
+// ccd_put_sub appends the cursor's node n, depth levels below a capture.
+static bool ccd_put_sub(ccd_out *o, TSTreeCursor *tc, uint32_t depth, TSNode n) {
+	if (!ccd_reserve(o, 7)) return false;
+	uint32_t extra = ts_node_is_extra(n) ? CCD_SUB_EXTRA : 0;
+	ccd_put_node(o, CCD_SUB | extra | (depth << 16) | ts_tree_cursor_current_field_id(tc), n);
+	return true;
+}
 
 // ccd_expand appends the named nodes below root, in document order, down
 // to maxd levels. A node at depth d (root's children are at 1) is entered
@@ -87,9 +96,7 @@ static void ccd_expand(ccd_out *o, TSTreeCursor *tc, TSNode root, uint32_t maxd,
 		TSNode n = ts_tree_cursor_current_node(tc);
 		bool entered = false;
 		if (ts_node_is_named(n)) {
-			if (!ccd_reserve(o, 7)) return;
-			uint32_t extra = ts_node_is_extra(n) ? CCD_SUB_EXTRA : 0;
-			ccd_put_node(o, CCD_SUB | extra | (depth << 16) | ts_tree_cursor_current_field_id(tc), n);
+			if (!ccd_put_sub(o, tc, depth, n)) return;
 			uint16_t sym = ts_node_symbol(n);
 			uint8_t mask = sym < nsym ? descend[sym] : 0;
 			if (depth < maxd && (mask & (1u << depth)) && ts_tree_cursor_goto_first_child(tc)) {
@@ -99,9 +106,7 @@ static void ccd_expand(ccd_out *o, TSTreeCursor *tc, TSNode root, uint32_t maxd,
 				do {
 					TSNode k = ts_tree_cursor_current_node(tc);
 					if (ts_node_is_named(k)) {
-						if (!ccd_reserve(o, 7)) return;
-						uint32_t kx = ts_node_is_extra(k) ? CCD_SUB_EXTRA : 0;
-						ccd_put_node(o, CCD_SUB | kx | ((depth + 1) << 16) | ts_tree_cursor_current_field_id(tc), k);
+						if (!ccd_put_sub(o, tc, depth + 1, k)) return;
 						break;
 					}
 				} while (ts_tree_cursor_goto_next_sibling(tc));
@@ -202,8 +207,8 @@ var errQueryAlloc = errors.New("query: out of memory")
 // run executes q on root and calls fn for each match with its pattern
 // index and captures (valid only during the call).
 //
-// Captures whose index expand names are followed by the named nodes below
-// them (subNode records, see expand and descend).
+// Captures that x expands are followed by the named nodes below them,
+// as records whose index has subMark set (see expansion).
 func (c *cCursor) run(q *sitter.Query, root *sitter.Node, x *expansion, fn func(pattern int, caps []capture)) error {
 	// go-tree-sitter's Query and Node start with the C handles.
 	cq := *(**C.TSQuery)(unsafe.Pointer(q))
@@ -245,7 +250,8 @@ type capture struct {
 }
 
 // subMark and subExtra are bits of a capture's index that mark a node
-// inside a capture (see expansion) and a comment among them.
+// inside a capture (see expansion) and an extra node among them (a
+// comment, a line continuation, an error).
 const (
 	subMark  = 0x80000000
 	subExtra = 0x40000000

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ccd-dev/ccd/core/graph"
@@ -421,5 +422,48 @@ func TestLoc(t *testing.T) {
 	}
 	if got := fn("pkg/a.py", "C.m", 39, 43).Loc(); got != "pkg/a.py:39" {
 		t.Errorf("func Loc = %q", got)
+	}
+}
+
+// TestNewChunks: edges given file by file build the graph New builds from
+// them all, whichever chunk holds the spec of an import, and the chunks
+// are released.
+func TestNewChunks(t *testing.T) {
+	nodes := func() []*graph.Node {
+		return []*graph.Node{mod("a.py"), mod("b.py"), mod("c.py"), fn("b.py", "g", 1, 2), fn("c.py", "h", 1, 2)}
+	}
+	chunks := [][]graph.EdgeSpec{
+		{imp("a.py", "b.py", graph.Inferred, 2, ""), call("a.py", "b.py::g", graph.Inferred, 5)},
+		nil,
+		{contains("b.py", "b.py::g"), imp("a.py", "b.py", graph.Resolved, 4, "b"), call("b.py::g", "c.py::h", graph.Resolved, 1)},
+		{contains("c.py", "c.py::h"), imp("b.py", "c.py", graph.Resolved, 1, "c"), call("a.py", "b.py::g", graph.Resolved, 6)},
+	}
+	var all []graph.EdgeSpec
+	for _, c := range chunks {
+		all = append(all, c...)
+	}
+	want := graph.New(nodes(), all)
+	got := graph.NewChunks(nodes(), chunks)
+	if w, g := edgeStrings(want, allEdges(want)), edgeStrings(got, allEdges(got)); !slices.Equal(w, g) {
+		t.Errorf("edges from chunks:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
+	}
+	for i := 0; i < got.NumEdges(); i++ {
+		if w, g := want.Edge(i), got.Edge(i); w.Spec != g.Spec || !slices.Equal(w.Lines, g.Lines) || w.Confidence != g.Confidence {
+			t.Errorf("edge %d: %+v, want %+v", i, g, w)
+		}
+	}
+	specs := map[string]string{}
+	for i := 0; i < got.NumEdges(); i++ {
+		if e := got.Edge(i); e.Type == graph.Import {
+			specs[got.Nodes[e.From].ID+"->"+got.Nodes[e.To].ID] = e.Spec
+		}
+	}
+	if specs["a.py->b.py"] != "b" || specs["b.py->c.py"] != "c" {
+		t.Errorf("import specs %v, want a.py->b.py b (from a later chunk) and b.py->c.py c", specs)
+	}
+	for i, c := range chunks {
+		if c != nil {
+			t.Errorf("chunk %d not released", i)
+		}
 	}
 }

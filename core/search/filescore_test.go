@@ -294,3 +294,38 @@ func TestFirstPageOneHandlePerFile(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedNameFirst: a qualified name (Group.Do) names one
+// definition; it must come first even when another file's path and many
+// of its definitions hold the qualifier's word (a group.go full of
+// groups), as in GOROOT/src, where internal/runtime/maps/group.go ranked
+// above internal/singleflight's Group.Do.
+func TestQualifiedNameFirst(t *testing.T) {
+	var groups strings.Builder
+	groups.WriteString("package maps\n\n// groupReference is a group of slots.\ntype groupReference struct{ data []byte }\n\n")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&groups, "// group%d does group work on a group.\nfunc (g groupReference) group%d() groupReference { return g }\n\n", i, i)
+	}
+	fmt.Fprintf(&groups, "// do does the group's work.\nfunc (g groupReference) do() {}\n")
+	fx := buildFiles(t, map[string]string{
+		"runtime/maps/group.go": groups.String(),
+		"singleflight/singleflight.go": `package singleflight
+
+// Group represents a class of work.
+type Group struct{ m map[string]int }
+
+// Do executes fn once per key.
+func (g *Group) Do(key string, fn func() (any, error)) (any, error) { return fn() }
+`,
+	})
+	for _, pattern := range []string{"Group.Do", "singleflight.Group.Do"} {
+		r, err := fx.ix.Query(QueryParams{Pattern: pattern, Limit: 8}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := labels(r.Handles)
+		if len(got) == 0 || got[0] != "singleflight/singleflight.go::Group.Do" {
+			t.Errorf("%q: ranking %v, want singleflight/singleflight.go::Group.Do first", pattern, got)
+		}
+	}
+}

@@ -509,7 +509,14 @@ const (
 	textTestPenalty = 0.3 // a doc in a test file, the query not about tests
 	pathBoost       = 0.6 // at most, a path naming every query word
 	exactNameBoost  = 2   // a definition named exactly as a one-word query
-	foldNameBoost   = 1.5 // the same, but for case
+	// qualNameBoost replaces exactNameBoost when the query qualifies the
+	// name (Group.Do, io.ReadFull) and the definition's type or package is
+	// that qualifier: such a name points at one definition, and the files
+	// whose paths and names hold the qualifier's word (a group.go full of
+	// groups) must not bury it. With 2, internal/runtime/maps/group.go
+	// ranked above internal/singleflight's Group.Do.
+	qualNameBoost = 4
+	foldNameBoost = 1.5 // exactNameBoost, but for a name that differs in case
 	// exportedBoost lifts, for a question of several words, a definition
 	// its language exports by its name's case (Go): a question asks what
 	// a package offers, and its exported API is where that is, above the
@@ -570,6 +577,8 @@ func (ix *Index) applyPriors(h *hits, words []qword, pattern string) {
 		}
 		if ident && doc.typ.isDef() && (qual == "" || qual == doc.parent || qual == path.Base(path.Dir(f.path))) {
 			switch {
+			case doc.name == name && qual != "":
+				factor *= qualNameBoost
 			case doc.name == name:
 				factor *= exactNameBoost
 			case strings.EqualFold(doc.name, name):

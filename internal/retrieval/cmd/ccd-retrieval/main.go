@@ -22,7 +22,7 @@ import (
 )
 
 func main() {
-	questions := flag.String("questions", "testdata/retrieval/questions.tsv,testdata/retrieval/heldout.tsv,testdata/retrieval/heldout2.tsv,testdata/retrieval/heldout3.tsv,testdata/retrieval/heldout4.tsv,testdata/retrieval/heldout5.tsv", "comma-separated question files, each reported apart (the first also asked while the index fills)")
+	questions := flag.String("questions", "testdata/retrieval/questions.tsv,testdata/retrieval/heldout.tsv,testdata/retrieval/heldout2.tsv,testdata/retrieval/heldout3.tsv,testdata/retrieval/heldout4.tsv,testdata/retrieval/heldout5.tsv,testdata/retrieval/heldout6.tsv", "comma-separated question files, each reported apart (the first also asked while the index fills)")
 	out := flag.String("out", "RETRIEVAL.md", "report file (- for stdout)")
 	only := flag.String("only", "", "go or py: one corpus only")
 	verbose := flag.Bool("v", false, "print every answer (of sealed sets too only with -unseal)")

@@ -212,14 +212,18 @@ var SetNotes = map[string]string{
 		"and held out of round 5 (it looked only at its totals); round 6 looked at its misses while developing, " +
 		"so it is no longer held out (its questions are still not listed)",
 	"heldout5": "written the same way before the sixth round of ranking work, over packages and modules no other set uses, " +
-		"and never used to tune it (round 6 looked only at its totals, at its start and at its end): the newest figure that says whether the ranking generalises",
+		"and never used to tune it (round 6 looked only at its totals, at its start and at its end): the newest figure, on questions that avoid the answer's words, that says whether the ranking generalises",
+	"heldout6": "written before the seventh round by a writer who never saw the ranking code or its results, in the style of the " +
+		"issue's examples (what a developer types into a code search: domain words allowed, identifiers not copied), over files no other set " +
+		"uses as gold; round 7 looked only at its totals, at its start and at its end",
 }
 
 // Sealed sets are reported by their totals only: their misses are not
 // listed, so that later rounds of ranking work cannot tune on them and
 // they stay unseen. heldout3 and heldout4 stay sealed in the report,
 // though round 6 looked at their misses (with -v -unseal) while
-// developing; heldout5 is the one held out of round 6.
+// developing; heldout5 is the one held out of round 6, heldout6 the one
+// held out of round 7.
 var Sealed = map[string]bool{"heldout3": true, "heldout4": true, "heldout5": true, "heldout6": true}
 
 // LoadAverage is the machine's one-minute load average (-1 when unknown).

@@ -3,8 +3,9 @@
 // out of round 2, looked at in round 3), testdata/retrieval/heldout2.tsv
 // (held out of round 3) and the sealed testdata/retrieval/heldout3.tsv
 // and testdata/retrieval/heldout4.tsv (held out of rounds 4 and 5, whose
-// misses round 6 developed on) and testdata/retrieval/heldout5.tsv (held
-// out of round 6), reported by their totals only, beside a keyword grep
+// misses round 6 developed on), testdata/retrieval/heldout5.tsv (held
+// out of round 6) and testdata/retrieval/heldout6.tsv (held out of round
+// 7, in the style of issue 19's examples), reported by their totals only, beside a keyword grep
 // loop, and writes the report (RETRIEVAL.md by default), each set apart.
 package main
 

@@ -338,6 +338,135 @@
       arguments: (arguments . (string) @cc.import.spec)) @cc.import.alias)
   (#eq? @_require "require")) @cc.import.node @cc.import.kind.require
 
+; CommonJS re-exports, as package entry points write them (lodash's and
+; express's index files): what another module exports, under a key of
+; this module's exports.
+; module.exports = { range: require('./array').range }
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (object
+    (pair
+      key: (property_identifier) @cc.import.alias
+      value: (member_expression
+        object: (call_expression
+          function: (identifier) @_require
+          arguments: (arguments . (string) @cc.import.spec))
+        property: (property_identifier) @cc.import.name)) @cc.import.node @cc.import.kind.reexport)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#eq? @_require "require"))
+
+; module.exports = { pipe: require('./fp') }: what ./fp's module.exports is
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (object
+    (pair
+      key: (property_identifier) @cc.import.alias
+      value: (call_expression
+        function: (identifier) @_require
+        arguments: (arguments . (string) @cc.import.spec))) @cc.import.node @cc.import.kind.reexport_default)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#eq? @_require "require"))
+
+; exports.range = require('./array').range / module.exports.range = ...
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_exports
+    property: (property_identifier) @cc.import.alias)
+  right: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec))
+    property: (property_identifier) @cc.import.name)
+  (#eq? @_exports "exports")) @cc.import.node @cc.import.kind.reexport
+
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    property: (property_identifier) @cc.import.alias)
+  right: (member_expression
+    object: (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec))
+    property: (property_identifier) @cc.import.name)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")) @cc.import.node @cc.import.kind.reexport
+
+; exports.query = require('./query') / module.exports.query = require(...)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_exports
+    property: (property_identifier) @cc.import.alias)
+  right: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_exports "exports")
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport_default
+
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)
+    property: (property_identifier) @cc.import.alias)
+  right: (call_expression
+    function: (identifier) @_require
+    arguments: (arguments . (string) @cc.import.spec))
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport_default
+
+; module.exports = { ...require('./math') }: all ./math exports
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (object
+    (spread_element
+      (call_expression
+        function: (identifier) @_require
+        arguments: (arguments . (string) @cc.import.spec)) @cc.import.star) @cc.import.node @cc.import.kind.reexport)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#eq? @_require "require"))
+
+; module.exports = { ...math } with const math = require('./math'): the
+; extractor turns it into math's spec, re-exported whole
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (object
+    (spread_element (identifier) @cc.import.spec) @cc.import.node @cc.import.kind.spread)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
+; Object.assign(module.exports, require('./a')) / Object.assign(exports, ...)
+(call_expression
+  function: (member_expression
+    object: (identifier) @_object
+    property: (property_identifier) @_assign)
+  arguments: (arguments
+    .
+    [
+      (identifier) @_exports
+      (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    ]
+    (call_expression
+      function: (identifier) @_require
+      arguments: (arguments . (string) @cc.import.spec)) @cc.import.star)
+  (#eq? @_object "Object")
+  (#eq? @_assign "assign")
+  (#eq? @_exports "exports")
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport
+
 ; require('./side')
 (expression_statement
   (call_expression

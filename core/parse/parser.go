@@ -819,6 +819,18 @@ func (x *extractor) addImport(c *matchCaps) {
 	if spec == "" || len(spec) > 500 {
 		return
 	}
+	if c.kind == "spread" {
+		// module.exports = { ...math }: math is a module this file
+		// required; what it exports, this module exports too.
+		if im, ok := x.requiredAs(spec); ok {
+			im.Star, im.Kind, im.Alias = true, "reexport", ""
+			if c.importNode != nil {
+				im.Line = c.importNode.line()
+			}
+			x.f.Imports = append(x.f.Imports, im)
+		}
+		return
+	}
 	im := facts.Import{Spec: x.in(spec), Star: c.star, Kind: c.kind}
 	if c.impName != nil {
 		im.Name = strings.TrimSpace(x.text(c.impName))
@@ -832,6 +844,18 @@ func (x *extractor) addImport(c *matchCaps) {
 	}
 	im.Line = at.line()
 	x.f.Imports = append(x.f.Imports, im)
+}
+
+// requiredAs is the import of a module an earlier require bound to
+// name (const name = require('./m')), when there is one.
+func (x *extractor) requiredAs(name string) (facts.Import, bool) {
+	for i := len(x.f.Imports) - 1; i >= 0; i-- {
+		im := x.f.Imports[i]
+		if im.Alias == name && im.Name == "" && !im.Star && im.Kind == "require" {
+			return im, true
+		}
+	}
+	return facts.Import{}, false
 }
 
 func unquote(s string) string {

@@ -350,7 +350,9 @@ func (r *resolver) bindJS(fi *fileInfo, im *facts.Import) {
 	case im.Star:
 		b := r.addImport(fi, im, mod, "", "")
 		fi.stars = append(fi.stars, b)
-	case im.Kind == "default":
+	case im.Kind == "default" || im.Kind == "reexport_default":
+		// reexport_default: exports.query = require('./query'), what
+		// ./query's module.exports is.
 		r.addImport(fi, im, mod, im.Alias, "default")
 	case im.Name != "":
 		local := im.Alias

@@ -190,7 +190,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 		switch {
 		case isStar(f.Lang, im):
 			e.group = "*" // any change of wildcard imports is wide
-		case im.Name != "" || im.Kind == "default" || f.Lang == "rust" || f.Lang == "java":
+		case im.Name != "" || im.Kind == "default" || im.Kind == "reexport_default" || f.Lang == "rust" || f.Lang == "java":
 			// A symbol import: other modules may import it from here, under
 			// its local name. What it means depends on the symbol's name in
 			// its module (the module itself is found by path; see
@@ -200,7 +200,7 @@ func surfaceOf(f *facts.File) []surfEntry {
 			e.group = "i:" + im.Alias + ":" + im.Name + ":" + im.Spec
 			sym := im.Name
 			switch {
-			case im.Kind == "default" && sym == "":
+			case (im.Kind == "default" || im.Kind == "reexport_default") && sym == "":
 				sym = "default"
 			case sym == "":
 				sym = lastSeg(im.Spec)

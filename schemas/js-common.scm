@@ -179,10 +179,19 @@
 (call_expression function: [(call_expression) (subscript_expression)] @cc.call.value) @cc.call.node
 (variable_declarator
   name: (identifier) @cc.bind.name
-  value: (ternary_expression consequence: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+  value: (ternary_expression consequence: [(identifier) (member_expression) (subscript_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (variable_declarator
   name: (identifier) @cc.bind.name
-  value: (ternary_expression alternative: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+  value: (ternary_expression alternative: [(identifier) (member_expression) (subscript_expression) (arrow_function) (function_expression)] @cc.bind.value))
+; an element taken from a container: const fn = middleware[i] (koa-compose),
+; then fn(ctx, next); kept when the container is a parameter of a
+; function around it or a container the file fills (see addArgFlows)
+(variable_declarator
+  name: (identifier) @cc.bind.name
+  value: (subscript_expression object: [(identifier) (member_expression object: (this))]) @cc.bind.value)
+(assignment_expression
+  left: (identifier) @cc.bind.name
+  right: (subscript_expression object: [(identifier) (member_expression object: (this))]) @cc.bind.value)
 (variable_declarator
   name: (identifier) @cc.bind.elems
   value: (array [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
@@ -229,10 +238,10 @@
     right: [(identifier) (member_expression) (subscript_expression) (call_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (assignment_expression
   left: (identifier) @cc.bind.name
-  right: (ternary_expression consequence: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+  right: (ternary_expression consequence: [(identifier) (member_expression) (subscript_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (assignment_expression
   left: (identifier) @cc.bind.name
-  right: (ternary_expression alternative: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+  right: (ternary_expression alternative: [(identifier) (member_expression) (subscript_expression) (arrow_function) (function_expression)] @cc.bind.value))
 (for_in_statement
   left: (identifier) @cc.bind.name
   right: [(identifier) (member_expression)] @cc.bind.iter)
@@ -242,6 +251,11 @@
 (new_expression
   constructor: (_) @cc.arg.callee
   arguments: (arguments [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)
+; the elements of an array passed: compose([logger, router]) binds the
+; elements of compose's parameter
+(call_expression
+  function: (_) @cc.arg.callee
+  arguments: (arguments (array [(identifier) (member_expression)] @cc.arg.elem)) @cc.arg.list)
 
 ; ---- function values: names in value positions (arguments, object and
 ; array elements, right-hand sides, returned values); the extractor keeps

@@ -82,6 +82,12 @@
 (assignment
   left: [(identifier) (attribute)] @cc.bind.name
   right: [(identifier) (attribute) (lambda)] @cc.bind.value)
+; an element taken from a container: fn = middleware[i], then fn(ctx);
+; kept when the container is a parameter of a function around it or a
+; container the file fills (see addArgFlows)
+(assignment
+  left: (identifier) @cc.bind.name
+  right: (subscript value: [(identifier) (attribute)]) @cc.bind.value)
 
 ; ---- value flow: a called value that is not a name (get_handler()(req),
 ; _dispatch[kind](x), Middleware()(environ)) is a call of its __call__

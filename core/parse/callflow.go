@@ -305,6 +305,16 @@ func (x *extractor) callFlow(caps []capture) {
 			x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
 			return true
 		}
+		if kind := args.kind(k); kind == kList || kind == kTuple {
+			// run([validate, save]): the elements of the parameter
+			args.children(k, func(e int) bool {
+				if args.isName(e) {
+					x.add(&matchCaps{argCallee: callee.root, argValue: args.node(e), argList: args.root, argElem: true})
+				}
+				return true
+			})
+			return true
+		}
 		if args.kind(k) != kKeywordArg {
 			return true
 		}

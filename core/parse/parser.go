@@ -491,6 +491,7 @@ type matchCaps struct {
 	// value flow: a called value, element and iteration bindings, a
 	// function value passed as an argument, an anonymous function
 	callValue, argCallee, argList, argValue, argKw *cnode
+	argElem                                        bool // argValue is an element of a list passed
 	argFactory                                     bool
 	anon                                           *cnode
 	elems, iter, yield, from, unpack, ret          bool
@@ -637,6 +638,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.argList = n
 		case roleArgValue:
 			c.argValue = n
+		case roleArgElem:
+			c.argValue, c.argElem = n, true
 		case roleArgKeyword:
 			c.argKw = n
 		case roleExportDefault:
@@ -689,7 +692,7 @@ func (x *extractor) add(c *matchCaps) {
 		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) && x.src[c.argValue.end-1] != ')' {
 			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
 		}
-		a := argCand{callee: *c.argCallee, value: *c.argValue, factory: c.argFactory}
+		a := argCand{callee: *c.argCallee, value: *c.argValue, factory: c.argFactory, elem: c.argElem}
 		if c.argList != nil {
 			a.listStart, a.hasList = c.argList.start, true
 		}

@@ -79,6 +79,7 @@ const (
 	roleArgCallee     // the callee of a call passing a function value
 	roleArgList       // that call's argument list
 	roleArgValue      // the argument (a name)
+	roleArgElem       // an element of an array or list literal passed as an argument
 	roleArgKeyword    // the keyword it is passed under
 	roleArgFactory    // a decorator factory (@retry(3)): its result gets the argument
 	roleAnon          // an anonymous function (arrow function, function expression)
@@ -119,6 +120,7 @@ var roleNames = map[string]role{
 	"cc.arg.callee":       roleArgCallee,
 	"cc.arg.list":         roleArgList,
 	"cc.arg.value":        roleArgValue,
+	"cc.arg.elem":         roleArgElem,
 	"cc.arg.keyword":      roleArgKeyword,
 	"cc.arg.factory":      roleArgFactory,
 	"cc.def.anon":         roleAnon,

@@ -195,6 +195,9 @@ type argCand struct {
 	// factory: the callee is a decorator factory (@retry(3)) and what it
 	// returns gets the value ("retry()()#0").
 	factory bool
+	// elem: the value is an element of a list literal passed
+	// (`compose([logger, router])` binds "compose()#0[]").
+	elem bool
 }
 
 // addArgFlows records the functions and classes passed as arguments as
@@ -207,6 +210,7 @@ type argCand struct {
 // may be functions or classes (defined in this file or imported).
 func (x *extractor) addArgFlows() {
 	if len(x.argCands) == 0 && !x.hasElems {
+		x.keepElementReads(nil)
 		return
 	}
 	names := map[string]bool{}
@@ -258,6 +262,16 @@ func (x *extractor) addArgFlows() {
 		}
 		x.binds = keep
 	}
+	// Containers the file fills with functions or classes (steps[],
+	// this.middleware[]): passed by name, they pass those (run(steps),
+	// compose(this.middleware)).
+	containers := map[string]bool{}
+	for _, b := range x.binds {
+		if head, ok := strings.CutSuffix(b.Name, "[]"); ok {
+			containers[head] = true
+		}
+	}
+	x.keepElementReads(containers)
 	// In the order of the values in the file, as query patterns that end
 	// at the value give them (callFlow gives a call's all at once).
 	slices.SortStableFunc(x.argCands, func(a, b argCand) int { return cmp.Compare(a.value.start, b.value.start) })
@@ -275,7 +289,7 @@ func (x *extractor) addArgFlows() {
 		} else if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
 		}
-		if len(value) > 120 || !names[last] && !x.instanceArg(&a, value, &boundNames) {
+		if len(value) > 120 || !names[last] && !containers[value] && !x.instanceArg(&a, value, &boundNames) {
 			continue
 		}
 		callee := x.squeezed(&a.callee)
@@ -303,6 +317,9 @@ func (x *extractor) addArgFlows() {
 			callee += "()"
 		}
 		name := prefix + callee + "()#" + slot
+		if a.elem {
+			name += "[]"
+		}
 		key := name + "\x00" + value + "\x00" + strconv.Itoa(int(a.callee.start))
 		if seen[key] {
 			continue
@@ -317,6 +334,66 @@ func (x *extractor) addArgFlows() {
 			pos:     a.callee.start,
 		})
 	}
+}
+
+// keepElementReads drops the bindings of a name to an element of a
+// container (fn = middleware[i]) that value flow cannot follow: kept are
+// those whose container is a parameter of a function around the binding
+// (its callers pass the elements), one of containers (the file fills it
+// with functions or classes), or a name bound to a call's result (what the
+// function returns).
+func (x *extractor) keepElementReads(containers map[string]bool) {
+	var called map[string]bool
+	keep := x.binds[:0]
+	for _, b := range x.binds {
+		head, ok := elementRead(b.Name, b.FromExpr)
+		if ok && !containers[head] && !x.paramAround(b.pos, head) {
+			if called == nil {
+				called = map[string]bool{}
+				for _, o := range x.binds {
+					if o.FromCall != "" {
+						called[o.Name] = true
+					}
+				}
+			}
+			if !called[head] {
+				continue
+			}
+		}
+		keep = append(keep, b)
+	}
+	x.binds = keep
+}
+
+// elementRead reports whether a binding of name takes an element of a
+// named container, expr being `head[key]`, and returns head (not a loop
+// variable's `head[]`, every element).
+func elementRead(name, expr string) (string, bool) {
+	if expr == "" || strings.ContainsAny(name, "[.") || !strings.HasSuffix(expr, "]") || strings.HasSuffix(expr, "[]") {
+		return "", false
+	}
+	i := strings.IndexByte(expr, '[')
+	if i <= 0 || strings.ContainsAny(expr[:i], "()[]{} \"'") {
+		return "", false
+	}
+	return expr[:i], true
+}
+
+// paramAround reports whether name is a parameter of the function holding
+// pos or of one around it (a closure reading its outer function's
+// parameter).
+func (x *extractor) paramAround(pos uint32, name string) bool {
+	defs := x.f.Defs
+	in := sort.Search(len(defs), func(i int) bool { return uint32(defs[i].StartByte) > pos }) - 1
+	for ; in >= 0; in = defs[in].Parent {
+		if defs[in].Kind != facts.Func || pos >= uint32(defs[in].EndByte) {
+			continue
+		}
+		if x.paramOf(uint32(defs[in].StartByte)+1, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // argIndex counts the arguments before the end of head, the text of an

@@ -366,7 +366,7 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 				if pos, kind := starParam(defs[s].Signature, base); kind != 0 {
 					return c.starValues(s, pos, kind, depth+1)
 				}
-				if pos, ok := paramPos(defs[s].Signature, base); ok && fi.f.Lang == "python" {
+				if pos, ok := paramPos(defs[s].Signature, base); ok {
 					return c.paramElems(s, pos, base, depth+1)
 				}
 			}

@@ -243,8 +243,9 @@ func passedTo(fi *fileInfo) []string {
 
 // paramElems is what the elements of parameter name (at position pos of
 // function fn) may hold: the elements of the containers the calls of fn
-// in this file pass for it, named (`process(req, steps)`) or returned by
-// a function of the file (`process(req, build_pipeline())`).
+// in this file pass for it, named (`process(req, steps)`), returned by
+// a function of the file (`process(req, build_pipeline())`) or written
+// in the call (`compose([logger, router])`, bound as "compose()#0[]").
 func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
 	fi := c.fi
 	var out []typ
@@ -252,6 +253,12 @@ func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
 		for _, bi := range fi.argFlows[k] {
 			b := &fi.f.Bindings[bi]
 			out = append(out, c.exprElems(b.Scope, b.FromExpr, depth)...)
+			if len(out) >= maxFlow {
+				return out
+			}
+		}
+		for _, bi := range fi.argFlows[k+"[]"] {
+			out = append(out, c.bindingValues(&fi.f.Bindings[bi], depth+1)...)
 			if len(out) >= maxFlow {
 				return out
 			}

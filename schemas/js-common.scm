@@ -59,6 +59,59 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports")) @cc.def.func.node
 
+; a constructor function's base given by a statement, as pre-class code
+; inherits (Node's util.inherits, the inherits package, express 3 and
+; request): util.inherits(Request, Emitter), inherits(Request, Emitter)
+(call_expression
+  function: [
+    (identifier) @_inherits
+    (member_expression property: (property_identifier) @_inherits)
+  ]
+  arguments: (arguments
+    .
+    (identifier) @cc.base.of
+    .
+    [(identifier) (member_expression)] @cc.base.name .)
+  (#eq? @_inherits "inherits"))
+
+; Request.prototype = Object.create(Emitter.prototype)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @cc.base.of
+    property: (property_identifier) @_proto)
+  right: (call_expression
+    function: (member_expression
+      object: (identifier) @_object
+      property: (property_identifier) @_create)
+    arguments: (arguments
+      .
+      (member_expression
+        object: [(identifier) (member_expression)] @cc.base.name
+        property: (property_identifier) @_proto2)))
+  (#eq? @_proto "prototype")
+  (#eq? @_object "Object")
+  (#eq? @_create "create")
+  (#eq? @_proto2 "prototype"))
+
+; Object.setPrototypeOf(Request.prototype, Emitter.prototype)
+(call_expression
+  function: (member_expression
+    object: (identifier) @_object
+    property: (property_identifier) @_setproto)
+  arguments: (arguments
+    .
+    (member_expression
+      object: (identifier) @cc.base.of
+      property: (property_identifier) @_proto)
+    .
+    (member_expression
+      object: [(identifier) (member_expression)] @cc.base.name
+      property: (property_identifier) @_proto2))
+  (#eq? @_object "Object")
+  (#eq? @_setproto "setPrototypeOf")
+  (#eq? @_proto "prototype")
+  (#eq? @_proto2 "prototype"))
+
 ; Foo.prototype.bar = function () {} (the name is split into owner Foo and bar)
 (assignment_expression
   left: (member_expression

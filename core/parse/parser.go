@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -415,6 +416,10 @@ type extractor struct {
 	locals    []span            // names bound as variables or parameters
 	defNames  map[uint32]bool   // where definitions' names start
 	names     map[string]string // the parser's intern table
+	// protoBases are bases given to constructor functions by statements
+	// (util.inherits(A, B), A.prototype = Object.create(B.prototype)):
+	// [A, B] pairs, added to A's definition by finish.
+	protoBases [][2]string
 }
 
 // maxInterned bounds the intern table; past it, strings are kept as they are.
@@ -494,6 +499,7 @@ type matchCaps struct {
 	argElem                                        bool // argValue is an element of a list passed
 	argFactory                                     bool
 	anon                                           *cnode
+	baseOf, baseName                               *cnode // util.inherits(A, B)
 	elems, iter, yield, from, unpack, ret          bool
 	pattern, key, seq                              *cnode
 	// protocol is a value whose special methods (protocolNames) the
@@ -646,6 +652,10 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.exportDefault = n
 		case roleAnon:
 			c.anon = n
+		case roleBaseOf:
+			c.baseOf = n
+		case roleBaseName:
+			c.baseName = n
 		}
 	}
 	x.add(&c)
@@ -715,6 +725,9 @@ func (x *extractor) add(c *matchCaps) {
 	}
 	if c.exportDefault != nil && x.f.DefaultExport == "" {
 		x.f.DefaultExport = strings.TrimSpace(x.text(c.exportDefault))
+	}
+	if c.baseOf != nil && c.baseName != nil && c.baseName.end-c.baseName.start <= 200 {
+		x.protoBases = append(x.protoBases, [2]string{x.text(c.baseOf), x.squeezed(c.baseName)})
 	}
 }
 
@@ -1152,6 +1165,7 @@ func (x *extractor) finish() {
 		x.f.Defs = nil // scopes alone (a Rust impl with nothing in it): none, as before sizing
 	}
 	x.implementationsFirst(seen, defIndex)
+	x.addProtoBases()
 	x.renameAnons()
 	x.addRefs()
 	x.addInsts()
@@ -1159,6 +1173,25 @@ func (x *extractor) finish() {
 	x.jsDocFields()
 	x.attribute()
 	x.filterRefs()
+}
+
+// addProtoBases adds the bases statements give constructor functions
+// (util.inherits(Request, Emitter)) to the top-level definition of that
+// name, once each: then Request's instances have Emitter's prototype
+// methods, as a class's have its superclass's.
+func (x *extractor) addProtoBases() {
+	for _, pb := range x.protoBases {
+		for i := range x.f.Defs {
+			d := &x.f.Defs[i]
+			if d.Parent >= 0 || d.Owner != "" || d.Name != pb[0] || d.Kind != facts.Func && d.Kind != facts.Class {
+				continue
+			}
+			if !slices.Contains(d.Bases, pb[1]) {
+				d.Bases = append(slices.Clip(d.Bases), x.in(pb[1]))
+			}
+			break
+		}
+	}
 }
 
 // implementationsFirst gives an implementation that follows its overload

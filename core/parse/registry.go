@@ -83,6 +83,8 @@ const (
 	roleArgKeyword    // the keyword it is passed under
 	roleArgFactory    // a decorator factory (@retry(3)): its result gets the argument
 	roleAnon          // an anonymous function (arrow function, function expression)
+	roleBaseOf        // a constructor function given a base outside its definition (util.inherits(A, B))
+	roleBaseName      // that base, as written
 	roleFlowCall      // a call read by callFlow (Python value flow through calls)
 	roleFlowCallee    // its callee, listed with the nodes below it
 	roleFlowArgs      // its arguments, listed with the nodes below them
@@ -124,6 +126,8 @@ var roleNames = map[string]role{
 	"cc.arg.keyword":      roleArgKeyword,
 	"cc.arg.factory":      roleArgFactory,
 	"cc.def.anon":         roleAnon,
+	"cc.base.of":          roleBaseOf,
+	"cc.base.name":        roleBaseName,
 	"cc.flow.call":        roleFlowCall,
 	"cc.flow.callee":      roleFlowCallee,
 	"cc.flow.args":        roleFlowArgs,

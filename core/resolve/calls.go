@@ -249,9 +249,28 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		}
 		return defRef{}, 0
 	}
+	if (name == "call" || name == "apply") && family(c.fi.f.Lang) == "js" {
+		if ctor, method, ok := strings.Cut(recv, ".prototype."); ok && !strings.ContainsAny(method, ".()[]") {
+			// Request.prototype.end.call(this): the method itself
+			if ct := c.typeName(c.fi, call.Caller, ctor, 0); ct.known() && ct.module == nil {
+				if m, ok := c.methodOf(ct, method, 0); ok {
+					return m, min(ct.conf, graph.Inferred)
+				}
+			}
+			return defRef{}, 0
+		}
+	}
 	t := c.typeOf(call.Caller, recv, 0)
 	switch {
 	case t.module != nil:
+		if (name == "call" || name == "apply") && family(c.fi.f.Lang) == "js" && !strings.ContainsAny(recv, ".()[]") {
+			// Emitter.call(this) with Emitter = require('./emitter'):
+			// what the module exports, a constructor function run on this
+			if ref, conf := c.inModuleName(t.module, "default", "", recv, 0); ref.isFunc() {
+				c.markUsed(t.via, ref.fi)
+				return ref, min(conf, t.conf)
+			}
+		}
 		ref, conf := c.inModule(t.module, name, 0)
 		if ref.valid() {
 			c.markUsed(t.via, ref.fi)
@@ -1059,8 +1078,11 @@ func (c *callCtx) methodAlias(t typ, ctx *fileInfo, tname, name string) (defRef,
 
 // bases resolves the base types of a class in the scope of its file.
 func (c *callCtx) bases(t typ, depth int) []typ {
-	if !t.cls.valid() || depth > maxDepth {
+	if depth > maxDepth {
 		return nil
+	}
+	if !t.cls.valid() {
+		return c.ctorBases(t, depth)
 	}
 	d := t.cls.def()
 	var out []typ
@@ -1069,6 +1091,31 @@ func (c *callCtx) bases(t typ, depth int) []typ {
 		if bt.known() && bt.module == nil {
 			bt.instance = t.instance
 			out = append(out, bt)
+		}
+	}
+	return out
+}
+
+// ctorBases are the bases of a JavaScript constructor function's type
+// (known by name, its methods on its prototype): what statements gave it
+// (util.inherits(Request, Emitter), Request.prototype =
+// Object.create(Emitter.prototype)), read from the function's definition.
+func (c *callCtx) ctorBases(t typ, depth int) []typ {
+	if t.name == "" || t.ctx == nil || family(t.ctx.f.Lang) != "js" {
+		return nil
+	}
+	var out []typ
+	for _, k := range t.ctx.top[t.name] {
+		d := &t.ctx.f.Defs[k]
+		if d.Kind != facts.Func {
+			continue
+		}
+		for _, b := range d.Bases {
+			bt := c.typeName(t.ctx, -1, b, depth+1)
+			if bt.known() && bt.module == nil && (bt.cls.valid() || bt.name != t.name || bt.ctx != t.ctx) {
+				bt.instance = t.instance
+				out = append(out, bt)
+			}
 		}
 	}
 	return out

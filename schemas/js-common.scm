@@ -250,12 +250,13 @@
   value: (array [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
 ; what an object literal holds: const reducers = { add: addTodo }, then
 ; reducers[action.type](state)
+; (under its key too: reducers['add'] holds addTodo alone)
 (variable_declarator
   name: (identifier) @cc.bind.elems
-  value: (object (pair value: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)))
+  value: (object (pair key: (_) @cc.bind.key value: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value)))
 (variable_declarator
   name: (identifier) @cc.bind.elems
-  value: (object (shorthand_property_identifier) @cc.bind.value))
+  value: (object (shorthand_property_identifier) @cc.bind.value @cc.bind.key))
 ; filled later: handlers.push(fn), this.listeners.push(fn), hooks.unshift(fn),
 ; routes.set(path, handler); a Map made of pairs: new Map([['k', fn]])
 ((call_expression
@@ -300,7 +301,7 @@
   right: [(identifier) (member_expression)] @cc.bind.iter)
 (call_expression
   function: (_) @cc.arg.callee
-  arguments: (arguments [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)
+  arguments: (arguments [(identifier) (member_expression) (subscript_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)
 (new_expression
   constructor: (_) @cc.arg.callee
   arguments: (arguments [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.arg.value) @cc.arg.list)

@@ -305,6 +305,11 @@ func (x *extractor) callFlow(caps []capture) {
 			x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
 			return true
 		}
+		if args.kind(k) == kSubscript {
+			// run(handlers["a"]): an element of a container
+			x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
+			return true
+		}
 		if kind := args.kind(k); kind == kList || kind == kTuple {
 			// run([validate, save]): the elements of the parameter
 			args.children(k, func(e int) bool {

@@ -699,7 +699,7 @@ func (x *extractor) add(c *matchCaps) {
 		x.addProtocol(c)
 	}
 	if c.argCallee != nil && c.argValue != nil {
-		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) && x.src[c.argValue.end-1] != ')' {
+		if (c.argList != nil || c.argKw != nil) && c.argValue.end-c.argValue.start <= 120 && !x.isAnon(c.argValue) && x.src[c.argValue.end-1] != ')' && x.src[c.argValue.end-1] != ']' {
 			x.refCands = append(x.refCands, *c.argValue) // an argument is a value too
 		}
 		a := argCand{callee: *c.argCallee, value: *c.argValue, factory: c.argFactory, elem: c.argElem}
@@ -1062,6 +1062,12 @@ func (x *extractor) elemKey(c *matchCaps) (string, bool) {
 	case c.seq != nil && c.bindValue != nil && c.bindValue.start > c.seq.start:
 		return strconv.Itoa(argIndex(x.src[c.seq.start:c.bindValue.start])), true
 	case c.key != nil:
+		if isJS(x.f.Lang) {
+			// { warm: f } and { warm }: the key is the string "warm"
+			if sym := x.s.symbols[c.key.sym]; sym == "property_identifier" || sym == "shorthand_property_identifier" {
+				return `"` + x.text(c.key) + `"`, true
+			}
+		}
 		return facts.ElemKey(x.text(c.key))
 	}
 	return "", false

@@ -289,7 +289,12 @@ func (x *extractor) addArgFlows() {
 		} else if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
 		}
-		if len(value) > 120 || !names[last] && !containers[value] && !x.instanceArg(&a, value, &boundNames) {
+		if head, ok := elementRead("_", value); ok {
+			// run(handlers["a"]): an element of a container the file fills
+			if !containers[head] || len(value) > 120 {
+				continue
+			}
+		} else if len(value) > 120 || !names[last] && !containers[value] && !x.instanceArg(&a, value, &boundNames) {
 			continue
 		}
 		callee := x.squeezed(&a.callee)

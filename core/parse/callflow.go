@@ -28,8 +28,8 @@ import (
 // kinds and the ids of the fields it reads.
 type flowTables struct {
 	expansion
-	kind                                     []flowKind // by symbol
-	function, object, attribute, name, value uint16
+	kind                                          []flowKind // by symbol
+	function, object, attribute, name, value, key uint16
 }
 
 // flowKind is the type of a node, among those callFlow tells apart.
@@ -47,12 +47,15 @@ const (
 	kKeywordArg
 	kArgList
 	kParen
+	kDict
+	kPair
 )
 
 var flowKinds = map[string]flowKind{
 	"identifier": kIdent, "attribute": kAttr, "lambda": kLambda, "call": kCall,
 	"subscript": kSubscript, "list": kList, "tuple": kTuple, "keyword_argument": kKeywordArg,
 	"argument_list": kArgList, "parenthesized_expression": kParen,
+	"dictionary": kDict, "pair": kPair,
 }
 
 // flowDepth is how many levels below the callee and the argument list
@@ -84,8 +87,10 @@ func newFlowTables(ts *sitter.Language, roles []role, symbols []string) *flowTab
 		switch t.kind[i] {
 		case kAttr:
 			t.descend[i] = 1 << 2 // the callee of a call that is a callee's object
-		case kKeywordArg, kList, kTuple:
+		case kKeywordArg, kList, kTuple, kDict:
 			t.descend[i] = 1 << 1 // an argument
+		case kPair:
+			t.descend[i] = 1 << 2 // an entry of a dict argument
 		case kCall:
 			// an argument or a callee's object (h.setdefault(k, []) in
 			// h.setdefault(k, []).append(f)); only its callee when it is a
@@ -110,6 +115,8 @@ func newFlowTables(ts *sitter.Language, roles []role, symbols []string) *flowTab
 			t.name = f
 		case "value":
 			t.value = f
+		case "key":
+			t.key = f
 		}
 	}
 	return t
@@ -310,6 +317,16 @@ func (x *extractor) callFlow(caps []capture) {
 			x.add(&matchCaps{argCallee: callee.root, argValue: args.node(k), argList: args.root})
 			return true
 		}
+		if args.kind(k) == kDict {
+			// run({"a": f}): the values are the parameter's elements
+			args.children(k, func(p int) bool {
+				if v := args.field(p, args.ft.value); args.kind(p) == kPair && args.isName(v) {
+					x.add(&matchCaps{argCallee: callee.root, argValue: args.node(v), argList: args.root, argElem: true})
+				}
+				return true
+			})
+			return true
+		}
 		if kind := args.kind(k); kind == kList || kind == kTuple {
 			// run([validate, save]): the elements of the parameter
 			args.children(k, func(e int) bool {
@@ -361,6 +378,14 @@ func (x *extractor) fillFlow(callee, args subtree) {
 			bind(callee.node(obj), first)
 		case flowInserter(method) && first != -2 && args.isValue(second):
 			bind(callee.node(obj), second)
+		case string(method) == "update" && args.kind(first) == kDict:
+			// table.update({"a": f}): entries under their keys
+			args.children(first, func(p int) bool {
+				if k, v := args.field(p, ft.key), args.field(p, ft.value); args.kind(p) == kPair && args.isValue(v) && k >= -1 {
+					x.add(&matchCaps{bindName: callee.node(obj), elems: true, bindValue: args.node(v), key: args.node(k)})
+				}
+				return true
+			})
 		case flowExtender(method) && (args.kind(first) == kList || args.kind(first) == kTuple):
 			args.children(first, func(k int) bool {
 				if args.isValue(k) {

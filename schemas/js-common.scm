@@ -248,6 +248,19 @@
 (variable_declarator
   name: (identifier) @cc.bind.elems
   value: (array [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))
+; what the objects of an array hold under each key: const plugins =
+; [{ name: 'min', transform: minify }], then plugin.transform(out) for
+; each plugin (bound as plugins[].transform)
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (array
+    (object
+      (pair
+        key: (property_identifier) @cc.bind.prop
+        value: [(identifier) (member_expression) (arrow_function) (function_expression)] @cc.bind.value))))
+(variable_declarator
+  name: (identifier) @cc.bind.elems
+  value: (array (object (shorthand_property_identifier) @cc.bind.value @cc.bind.prop)))
 ; what an object literal holds: const reducers = { add: addTodo }, then
 ; reducers[action.type](state)
 ; (under its key too: reducers['add'] holds addTodo alone)

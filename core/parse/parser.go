@@ -500,6 +500,7 @@ type matchCaps struct {
 	argFactory                                     bool
 	anon                                           *cnode
 	baseOf, baseName                               *cnode // util.inherits(A, B)
+	prop                                           *cnode // plugins[].transform: the elements' property
 	elems, iter, yield, from, unpack, ret          bool
 	pattern, key, seq                              *cnode
 	// protocol is a value whose special methods (protocolNames) the
@@ -654,6 +655,8 @@ func (x *extractor) match(pattern int, caps []capture) {
 			c.anon = n
 		case roleBaseOf:
 			c.baseOf = n
+		case roleBindProp:
+			c.prop = n
 		case roleBaseName:
 			c.baseName = n
 		}
@@ -977,6 +980,11 @@ func (x *extractor) addBinding(c *matchCaps) {
 	}
 	if c.elems {
 		b.Name += "[]" // what the container holds
+		if c.prop != nil {
+			// [{ name: 'min', transform: minify }]: what the elements'
+			// property holds (plugins[].transform)
+			b.Name += "." + x.text(c.prop)
+		}
 	}
 	if c.yield {
 		b.Name = "yield[]" // in the generator's scope: what a call of it holds

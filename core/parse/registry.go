@@ -84,6 +84,7 @@ const (
 	roleArgFactory    // a decorator factory (@retry(3)): its result gets the argument
 	roleAnon          // an anonymous function (arrow function, function expression)
 	roleBaseOf        // a constructor function given a base outside its definition (util.inherits(A, B))
+	roleBindProp      // a property of the container's elements the value is bound under (plugins[].transform)
 	roleBaseName      // that base, as written
 	roleFlowCall      // a call read by callFlow (Python value flow through calls)
 	roleFlowCallee    // its callee, listed with the nodes below it
@@ -127,6 +128,7 @@ var roleNames = map[string]role{
 	"cc.arg.factory":      roleArgFactory,
 	"cc.def.anon":         roleAnon,
 	"cc.base.of":          roleBaseOf,
+	"cc.bind.prop":        roleBindProp,
 	"cc.base.name":        roleBaseName,
 	"cc.flow.call":        roleFlowCall,
 	"cc.flow.callee":      roleFlowCallee,

@@ -246,7 +246,7 @@ func (x *extractor) addArgFlows() {
 		}
 		keep := x.binds[:0]
 		for _, b := range x.binds {
-			if (strings.HasSuffix(b.Name, "]") || b.Name == facts.ReturnName) && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
+			if (strings.HasSuffix(b.Name, "]") || strings.Contains(b.Name, "[].") || b.Name == facts.ReturnName) && b.Type == "" && !strings.HasSuffix(b.FromExpr, "[]") {
 				last := b.FromExpr
 				if i := strings.LastIndexByte(last, '.'); i >= 0 {
 					last = last[i+1:]
@@ -269,6 +269,8 @@ func (x *extractor) addArgFlows() {
 	for _, b := range x.binds {
 		if head, ok := strings.CutSuffix(b.Name, "[]"); ok {
 			containers[head] = true
+		} else if i := strings.Index(b.Name, "[]."); i > 0 {
+			containers[b.Name[:i]] = true // plugins[].transform
 		}
 	}
 	x.keepElementReads(containers)

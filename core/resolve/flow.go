@@ -65,6 +65,10 @@ func (c *callCtx) flowTargets(call *facts.Call, bound graph.Confidence) []defRef
 		// handler = klass(path); handler.handle(), model(name).display():
 		// the methods of the instances the receiver may be
 		return c.instanceMethods(call, bound)
+	case c.fi.elemProps:
+		// for (const plugin of plugins) plugin.transform(out): what the
+		// objects of plugins hold under transform
+		vals = c.elemPropValues(call.Caller, call.Recv, call.Name)
 	default:
 		return nil
 	}
@@ -221,6 +225,8 @@ func (c *callCtx) mayFlow(call *facts.Call, bound graph.Confidence) bool {
 		return ok && (fi.bound[head+"[]"] || c.inSignature(call.Caller, head) || fi.f.Lang == "python" && fi.bound[head])
 	case invokes(fi, call):
 		return fi.bound[call.Recv] || c.isParam(call.Caller, call.Recv)
+	case fi.elemProps && family(fi.f.Lang) == "js":
+		return !strings.ContainsAny(call.Recv, ".()[]") && fi.bound[call.Recv]
 	case fi.f.Lang == "python" && bound < graph.Resolved:
 		// a method call whose receiver's type is not known: the
 		// instances that flow there (see instanceMethods)
@@ -375,6 +381,86 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 			return nil
 		}
 	}
+}
+
+// elementTakers are the array methods whose result is one of the
+// elements.
+var elementTakers = map[string]bool{"find": true, "findLast": true, "at": true, "pop": true, "shift": true}
+
+// cutLast cuts s around the last sep.
+func cutLast(s string, sep byte) (before, after string, found bool) {
+	if i := strings.LastIndexByte(s, sep); i >= 0 {
+		return s[:i], s[i+1:], true
+	}
+	return s, "", false
+}
+
+// elemPropValues is what property name of recv may hold when recv takes
+// the elements of a container of object literals (for (const p of
+// plugins), const p = plugins[i]): what the objects hold under name
+// (bindings plugins[].name), in the scope recv is bound in.
+func (c *callCtx) elemPropValues(scope int, recv, name string) []typ {
+	fi := c.fi
+	defs := fi.f.Defs
+	for s := scope; ; s = defs[s].Parent {
+		s = skipClassBody(defs, s, scope)
+		var out []typ
+		found := false
+		for _, bi := range fi.scopes[s] {
+			b := &fi.f.Bindings[bi]
+			if b.Name != recv {
+				continue
+			}
+			found = true
+			container, ok := strings.CutSuffix(b.FromExpr, "[]")
+			if !ok {
+				container, ok = elementOf(b.FromExpr)
+			}
+			if !ok && b.FromCall != "" {
+				// routes.find(...), stack.pop(): one of the elements
+				if head, method, cut := cutLast(b.FromCall, '.'); cut && elementTakers[method] {
+					container, ok = head, true
+				}
+			}
+			if ok && !strings.ContainsAny(container, "()[]") {
+				out = append(out, c.containerProps(b.Scope, container, name)...)
+			}
+		}
+		if found || s < 0 {
+			return out
+		}
+	}
+}
+
+// containerProps is what the objects of container hold under property
+// name, seen from scope: its bindings container[].name, or, for a
+// parameter, those of the containers the calls pass for it
+// (runPlugins(code, plugins)).
+func (c *callCtx) containerProps(scope int, container, name string) []typ {
+	if out := c.valuesOf(scope, container+"[]."+name, 1); len(out) > 0 {
+		return out
+	}
+	fi := c.fi
+	defs := fi.f.Defs
+	for s := scope; s >= 0; s = defs[s].Parent {
+		if defs[s].Kind != facts.Func {
+			continue
+		}
+		pos, ok := paramPos(defs[s].Signature, container)
+		if !ok {
+			continue
+		}
+		var out []typ
+		for _, k := range c.argKeys(s, pos, container) {
+			for _, bi := range fi.argFlows[k] {
+				if ab := &fi.f.Bindings[bi]; !strings.ContainsAny(ab.FromExpr, ".()[]") {
+					out = append(out, c.valuesOf(ab.Scope, ab.FromExpr+"[]."+name, 1)...)
+				}
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // bindingValues is what one binding may hold: the values of the name or

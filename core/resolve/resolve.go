@@ -160,8 +160,11 @@ type fileInfo struct {
 	argFlows map[string][]int
 	// bound holds the names the file binds (Python, JavaScript): value
 	// flow looks further only for those.
-	bound  map[string]bool
-	owners map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
+	bound map[string]bool
+	// elemProps: some binding holds a property of a container's elements
+	// (plugins[].transform; JavaScript)
+	elemProps bool
+	owners    map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
 	// globalElems lists, by name ("HOOKS[]"), the Python bindings of a
 	// container's elements made inside a function for a name the
 	// function does not bind itself: the module's container, filled
@@ -306,6 +309,7 @@ func (fi *fileInfo) reset(f *facts.File) {
 		fi.scopes[b.Scope] = append(fi.scopes[b.Scope], i)
 		if flow {
 			fi.bound[b.Name] = true
+			fi.elemProps = fi.elemProps || strings.Contains(b.Name, "[].")
 		}
 		if strings.Contains(b.Name, "()#") {
 			if fi.argFlows == nil {

@@ -457,51 +457,25 @@
 ; exports.range = require('./array').range / module.exports.range = ...
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: [(identifier) (member_expression)] @_exports
     property: (property_identifier) @cc.import.alias)
   right: (member_expression
     object: (call_expression
       function: (identifier) @_require
       arguments: (arguments . (string) @cc.import.spec))
     property: (property_identifier) @cc.import.name)
-  (#eq? @_exports "exports")) @cc.import.node @cc.import.kind.reexport
-
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)
-    property: (property_identifier) @cc.import.alias)
-  right: (member_expression
-    object: (call_expression
-      function: (identifier) @_require
-      arguments: (arguments . (string) @cc.import.spec))
-    property: (property_identifier) @cc.import.name)
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")) @cc.import.node @cc.import.kind.reexport
+  (#match? @_exports "^(module\\.)?exports$")
+  (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport
 
 ; exports.query = require('./query') / module.exports.query = require(...)
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: [(identifier) (member_expression)] @_exports
     property: (property_identifier) @cc.import.alias)
   right: (call_expression
     function: (identifier) @_require
     arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_exports "exports")
-  (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport_default
-
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)
-    property: (property_identifier) @cc.import.alias)
-  right: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string) @cc.import.spec))
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")
+  (#match? @_exports "^(module\\.)?exports$")
   (#eq? @_require "require")) @cc.import.node @cc.import.kind.reexport_default
 
 ; module.exports = { ...require('./math') }: all ./math exports

@@ -422,7 +422,8 @@
 ; CommonJS re-exports, as package entry points write them (lodash's and
 ; express's index files): what another module exports, under a key of
 ; this module's exports.
-; module.exports = { range: require('./array').range }
+; module.exports = { range: require('./array').range, pipe: require('./fp') }
+; (the second: what ./fp's module.exports is)
 (assignment_expression
   left: (member_expression
     object: (identifier) @_module
@@ -430,26 +431,16 @@
   right: (object
     (pair
       key: (property_identifier) @cc.import.alias
-      value: (member_expression
-        object: (call_expression
+      value: [
+        (member_expression
+          object: (call_expression
+            function: (identifier) @_require
+            arguments: (arguments . (string) @cc.import.spec))
+          property: (property_identifier) @cc.import.name) @cc.import.kind.reexport
+        (call_expression
           function: (identifier) @_require
-          arguments: (arguments . (string) @cc.import.spec))
-        property: (property_identifier) @cc.import.name)) @cc.import.node @cc.import.kind.reexport)
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")
-  (#eq? @_require "require"))
-
-; module.exports = { pipe: require('./fp') }: what ./fp's module.exports is
-(assignment_expression
-  left: (member_expression
-    object: (identifier) @_module
-    property: (property_identifier) @_exports)
-  right: (object
-    (pair
-      key: (property_identifier) @cc.import.alias
-      value: (call_expression
-        function: (identifier) @_require
-        arguments: (arguments . (string) @cc.import.spec))) @cc.import.node @cc.import.kind.reexport_default)
+          arguments: (arguments . (string) @cc.import.spec)) @cc.import.kind.reexport_default
+      ]) @cc.import.node)
   (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#eq? @_require "require"))

@@ -219,14 +219,19 @@ func (x *extractor) addArgFlows() {
 		names[d.Name] = true
 		funcs[d.Name] = true // functions, and classes (their constructors)
 	}
-	imported := map[string]bool{} // names imported from other modules (Python: their callees' parameters take values from here too)
+	imported := map[string]bool{} // names imported from other modules: their callees' parameters take values from here too
 	for _, im := range x.f.Imports {
 		if im.Alias != "" {
 			names[im.Alias] = true
+			if isJS(x.f.Lang) && im.Kind != "reexport" && im.Kind != "reexport_default" {
+				// const compose = require('./compose'), import compose from
+				// './compose', const { run: go } = require(...)
+				imported[im.Alias] = true
+			}
 		}
 		if im.Name != "" {
 			names[im.Name] = true
-			if im.Alias == "" && x.f.Lang == "python" {
+			if im.Alias == "" && (x.f.Lang == "python" || isJS(x.f.Lang) && im.Kind != "reexport") {
 				imported[im.Name] = true
 			}
 		}

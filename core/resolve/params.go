@@ -182,41 +182,68 @@ func (c *callCtx) passedValues(fn, pos int, name string, depth int) []typ {
 			}
 		}
 	}
-	if d := &fi.f.Defs[fn]; d.Parent < 0 && fi.f.Lang == "python" {
-		// from lib import run_task; run_task(callback): what files
-		// importing it pass
-		self := defRef{fi, fn}
-		for _, b := range c.r.passers[d.Name] {
-			if b == fi {
+	c.eachPasser(fn, keys, "", depth, func(in *callCtx, ab *facts.Binding) bool {
+		out = append(out, in.bindingValues(ab, depth)...)
+		return len(out) < maxFlow
+	})
+	return out
+}
+
+// passesAcross reports whether value flow follows what files of lang pass
+// to functions they import (from lib import run_task; run_task(f);
+// const compose = require('./compose'); compose(this.middleware)).
+func passesAcross(lang string) bool {
+	return lang == "python" || family(lang) == "js"
+}
+
+// eachPasser calls fn with the argument bindings (keys, each with suffix:
+// "" for the value passed, "[]" for the elements of a literal passed)
+// that other files importing function fn make for it, with a context in
+// their file, while fn returns true.
+func (c *callCtx) eachPasser(fn int, keys []string, suffix string, depth int, visit func(in *callCtx, ab *facts.Binding) bool) {
+	fi := c.fi
+	d := &fi.f.Defs[fn]
+	if d.Parent >= 0 || !passesAcross(fi.f.Lang) {
+		return
+	}
+	self := defRef{fi, fn}
+	for _, b := range c.r.passers[d.Name] {
+		if b == fi {
+			continue
+		}
+		in := c.in(b)
+		for _, k := range keys {
+			if k[0] == '.' {
 				continue
 			}
-			in := c.in(b)
-			for _, k := range keys {
-				if k[0] == '.' {
-					continue
+			for _, bi := range b.argFlows[k+suffix] {
+				ab := &b.f.Bindings[bi]
+				var ref defRef
+				if family(b.f.Lang) == "js" {
+					// const compose = require('./compose'): the module's
+					// export
+					ref, _ = in.callable(ab.Scope, d.Name, depth+1)
+				} else {
+					ref, _ = c.lookupName(b, ab.Scope, d.Name, false, depth+1)
 				}
-				for _, bi := range b.argFlows[k] {
-					ab := &b.f.Bindings[bi]
-					if ref, _ := c.lookupName(b, ab.Scope, d.Name, false, depth+1); ref != self {
-						continue // another function of that name
-					}
-					out = append(out, in.bindingValues(ab, depth)...)
-					if len(out) >= maxFlow {
-						return out
-					}
+				if ref != self {
+					continue // another function of that name
+				}
+				if !visit(in, ab) {
+					return
 				}
 			}
 		}
 	}
-	return out
 }
 
-// indexPassers lists, for each function name, the Python files that
-// pass values to an imported function of that name (resolver.passers).
+// indexPassers lists, for each function name, the Python and JavaScript
+// files that pass values to an imported function of that name
+// (resolver.passers).
 func (r *resolver) indexPassers() {
 	r.passers = map[string][]*fileInfo{}
 	for _, fi := range r.list {
-		if fi.f.Lang != "python" {
+		if !passesAcross(fi.f.Lang) {
 			continue
 		}
 		for _, name := range passedTo(fi) {
@@ -264,6 +291,19 @@ func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
 			}
 		}
 	}
+	if family(fi.f.Lang) != "js" {
+		return out // Python's elements come from this file (its surface tracks no more)
+	}
+	// what files importing fn pass: compose(this.middleware) elsewhere
+	keys := c.argKeys(fn, pos, name)
+	c.eachPasser(fn, keys, "", depth, func(in *callCtx, ab *facts.Binding) bool {
+		out = append(out, in.exprElems(ab.Scope, ab.FromExpr, depth)...)
+		return len(out) < maxFlow
+	})
+	c.eachPasser(fn, keys, "[]", depth, func(in *callCtx, ab *facts.Binding) bool {
+		out = append(out, in.bindingValues(ab, depth+1)...)
+		return len(out) < maxFlow
+	})
 	return out
 }
 

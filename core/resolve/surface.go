@@ -350,6 +350,16 @@ func mentions(f *facts.File) []uint64 {
 			}
 		}
 	}
+	if family(f.Lang) == "js" {
+		// a top-level function whose parameters, or their elements, are
+		// read from nested functions too (koa-compose's dispatch reading
+		// middleware[i]): what the importing files pass, for any of them
+		for i := range f.Defs {
+			if d := &f.Defs[i]; d.Parent < 0 && d.Kind == facts.Func && strings.Contains(d.Signature, "(") {
+				toks = append(toks, hashName(d.Name+"()#"))
+			}
+		}
+	}
 	if f.Lang == "go" && (len(f.Bindings) > 0 || len(f.Defs) > 0) {
 		// callbackEdges looks these up on the types the file holds.
 		for _, n := range callbackNames {
@@ -440,7 +450,7 @@ func structuralNames(f *facts.File) []string {
 // passes a value to when the file does not define it (an imported one):
 // "run_task" for "run_task()#0"; "" for other bindings.
 func passedName(f *facts.File, binding string) string {
-	if f.Lang != "python" {
+	if !passesAcross(f.Lang) {
 		return ""
 	}
 	name, _, ok := strings.Cut(binding, "()#")

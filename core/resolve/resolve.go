@@ -165,7 +165,7 @@ type fileInfo struct {
 	// (plugins[].transform; JavaScript)
 	elemProps bool
 	owners    map[string]bool // the owners named by methods defined outside them (Foo.prototype.m, app.m)
-	// globalElems lists, by name ("HOOKS[]"), the Python bindings of a
+	// globalElems lists, by name ("HOOKS[]"), the bindings (Python, JavaScript) of a
 	// container's elements made inside a function for a name the
 	// function does not bind itself: the module's container, filled
 	// where it registers (`def register(fn): HOOKS.append(fn)`).
@@ -330,7 +330,7 @@ func (fi *fileInfo) reset(f *facts.File) {
 			fi.named[k] = append(fi.named[k], i)
 		}
 	}
-	if f.Lang == "python" {
+	if f.Lang == "python" || family(f.Lang) == "js" {
 		indexGlobalElems(fi)
 	}
 }

@@ -1319,6 +1319,10 @@ func (c *callCtx) member(cur typ, s string, depth int) typ {
 			return typ{fn: ref, conf: min(conf, cur.conf)}
 		}
 		return typ{}
+	case cur.cls.valid() && !cur.instance && s == "prototype" && family(c.fi.f.Lang) == "js":
+		// Account.prototype: what the instances share (its methods)
+		cur.instance = true
+		return cur
 	case cur.cls.valid() && !cur.instance:
 		for _, decl := range c.r.sameScope(cur.cls) {
 			for _, k := range decl.fi.children[decl.idx] {
@@ -1330,8 +1334,9 @@ func (c *callCtx) member(cur typ, s string, depth int) typ {
 		return typ{}
 	case cur.instance:
 		t := c.fieldType(cur, s, depth+1)
-		if !t.known() && c.fi.f.Lang == "python" {
-			// A bound method as a value: m = obj.meth.
+		if !t.known() && (c.fi.f.Lang == "python" || family(c.fi.f.Lang) == "js") {
+			// A bound method as a value: m = obj.meth (JavaScript: the
+			// method itself, callIt(account.deposit)).
 			if m, ok := c.methodOf(cur, s, depth+1); ok && m.isFunc() {
 				return typ{fn: m, conf: graph.Inferred}
 			}

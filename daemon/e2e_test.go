@@ -30,6 +30,16 @@ var bins struct {
 	ccd, hook, mc string
 }
 
+// TestMain removes the binaries build made once every test has run (75
+// MB a run, which repeated runs would otherwise pile up in the temp dir).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bins.dir != "" {
+		os.RemoveAll(bins.dir)
+	}
+	os.Exit(code)
+}
+
 func build(t testing.TB) {
 	t.Helper()
 	bins.once.Do(func() {

@@ -98,25 +98,15 @@ func newFlowTables(ts *sitter.Language, roles []role, symbols []string) *flowTab
 			t.descend[i] = 1<<1 | 1<<(4+2)
 		}
 	}
+	fields := map[string]*uint16{"function": &t.function, "object": &t.object, "attribute": &t.attribute,
+		"name": &t.name, "value": &t.value, "key": &t.key}
 	for id := 1; id < 1<<16; id++ {
 		name := ts.FieldName(id)
 		if name == "" {
 			break
 		}
-		f := uint16(id)
-		switch name {
-		case "function":
-			t.function = f
-		case "object":
-			t.object = f
-		case "attribute":
-			t.attribute = f
-		case "name":
-			t.name = f
-		case "value":
-			t.value = f
-		case "key":
-			t.key = f
+		if f := fields[name]; f != nil {
+			*f = uint16(id)
 		}
 	}
 	return t

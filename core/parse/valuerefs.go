@@ -296,7 +296,7 @@ func (x *extractor) addArgFlows() {
 		} else if i := strings.LastIndexByte(value, '.'); i >= 0 {
 			last = value[i+1:]
 		}
-		if head, ok := elementRead("_", value); ok {
+		if head, ok := containerOf(value); ok {
 			// run(handlers["a"]): an element of a container the file fills
 			if !containers[head] || len(value) > 120 {
 				continue
@@ -359,7 +359,7 @@ func (x *extractor) keepElementReads(containers map[string]bool) {
 	keep := x.binds[:0]
 	for _, b := range x.binds {
 		head, ok := elementRead(b.Name, b.FromExpr)
-		if ok && !containers[head] && !x.paramAround(b.pos, head) {
+		if ok && !containers[head] && !x.paramIn(b.pos, head, true) {
 			if called == nil {
 				called = map[string]bool{}
 				for _, o := range x.binds {
@@ -378,10 +378,18 @@ func (x *extractor) keepElementReads(containers map[string]bool) {
 }
 
 // elementRead reports whether a binding of name takes an element of a
-// named container, expr being `head[key]`, and returns head (not a loop
-// variable's `head[]`, every element).
+// named container, expr being `head[key]`, and returns head.
 func elementRead(name, expr string) (string, bool) {
-	if expr == "" || strings.ContainsAny(name, "[.") || !strings.HasSuffix(expr, "]") || strings.HasSuffix(expr, "[]") {
+	if strings.ContainsAny(name, "[.") {
+		return "", false
+	}
+	return containerOf(expr)
+}
+
+// containerOf returns head when expr takes one element of a named
+// container, `head[key]` (not a loop variable's `head[]`, every element).
+func containerOf(expr string) (string, bool) {
+	if !strings.HasSuffix(expr, "]") || strings.HasSuffix(expr, "[]") {
 		return "", false
 	}
 	i := strings.IndexByte(expr, '[')
@@ -389,23 +397,6 @@ func elementRead(name, expr string) (string, bool) {
 		return "", false
 	}
 	return expr[:i], true
-}
-
-// paramAround reports whether name is a parameter of the function holding
-// pos or of one around it (a closure reading its outer function's
-// parameter).
-func (x *extractor) paramAround(pos uint32, name string) bool {
-	defs := x.f.Defs
-	in := sort.Search(len(defs), func(i int) bool { return uint32(defs[i].StartByte) > pos }) - 1
-	for ; in >= 0; in = defs[in].Parent {
-		if defs[in].Kind != facts.Func || pos >= uint32(defs[in].EndByte) {
-			continue
-		}
-		if x.paramOf(uint32(defs[in].StartByte)+1, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // argIndex counts the arguments before the end of head, the text of an
@@ -440,17 +431,33 @@ func argIndex(head []byte) int {
 // holding pos (`def add_done_callback(self, fn): self._callbacks.append(fn)`:
 // the container holds what the function's callers pass).
 func (x *extractor) paramOf(pos uint32, name string) bool {
+	return x.paramIn(pos, name, false)
+}
+
+// paramIn reports whether name is a parameter of the innermost function
+// holding pos or, with outer, of one around it (a closure reading its
+// outer function's parameter).
+func (x *extractor) paramIn(pos uint32, name string, outer bool) bool {
 	defs := x.f.Defs
-	// The last definition starting before pos; the innermost function
-	// holding pos is it or one of its parents (definitions nest).
-	in := sort.Search(len(defs), func(i int) bool { return uint32(defs[i].StartByte) > pos }) - 1
-	for in >= 0 && (defs[in].Kind != facts.Func || pos >= uint32(defs[in].EndByte)) {
-		in = defs[in].Parent
+	// The last definition starting before pos; the functions holding pos
+	// are it or its parents (definitions nest).
+	for in := sort.Search(len(defs), func(i int) bool { return uint32(defs[i].StartByte) > pos }) - 1; in >= 0; in = defs[in].Parent {
+		if defs[in].Kind != facts.Func || pos >= uint32(defs[in].EndByte) {
+			continue
+		}
+		if sigHasParam(defs[in].Signature, name) {
+			return true
+		}
+		if !outer {
+			return false
+		}
 	}
-	if in < 0 {
-		return false
-	}
-	sig := defs[in].Signature
+	return false
+}
+
+// sigHasParam reports whether a function signature as written names
+// parameter name (`def f(self, fn=None)`, `function (req, next)`).
+func sigHasParam(sig, name string) bool {
 	open := strings.IndexByte(sig, '(')
 	if open < 0 {
 		return false

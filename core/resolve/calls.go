@@ -249,7 +249,9 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		}
 		return defRef{}, 0
 	}
-	if (name == "call" || name == "apply") && family(c.fi.f.Lang) == "js" {
+	// f.call(thisArg, ...), f.apply(thisArg, args) run f
+	runs := (name == "call" || name == "apply") && family(c.fi.f.Lang) == "js"
+	if runs {
 		if ctor, method, ok := strings.Cut(recv, ".prototype."); ok && !strings.ContainsAny(method, ".()[]") {
 			// Request.prototype.end.call(this): the method itself
 			if ct := c.typeName(c.fi, call.Caller, ctor, 0); ct.known() && ct.module == nil {
@@ -263,7 +265,7 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 	t := c.typeOf(call.Caller, recv, 0)
 	switch {
 	case t.module != nil:
-		if (name == "call" || name == "apply") && family(c.fi.f.Lang) == "js" && !strings.ContainsAny(recv, ".()[]") {
+		if runs && !strings.ContainsAny(recv, ".()[]") {
 			// Emitter.call(this) with Emitter = require('./emitter'):
 			// what the module exports, a constructor function run on this
 			if ref, conf := c.inModuleName(t.module, "default", "", recv, 0); ref.isFunc() {
@@ -290,7 +292,7 @@ func (c *callCtx) resolveCall(call *facts.Call) (defRef, graph.Confidence) {
 		if name == "__call__" && t.fn.valid() {
 			return t.fn, graph.Inferred // f()(x): the function f returns
 		}
-		if (name == "call" || name == "apply") && t.fn.valid() && family(c.fi.f.Lang) == "js" {
+		if runs && t.fn.valid() {
 			return t.fn, t.conf // f.call(thisArg, ...) runs f
 		}
 		if m, ok := c.methodOf(t, name, 0); ok {

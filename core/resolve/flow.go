@@ -387,14 +387,6 @@ func (c *callCtx) valuesOf(scope int, name string, depth int) []typ {
 // elements.
 var elementTakers = map[string]bool{"find": true, "findLast": true, "at": true, "pop": true, "shift": true}
 
-// cutLast cuts s around the last sep.
-func cutLast(s string, sep byte) (before, after string, found bool) {
-	if i := strings.LastIndexByte(s, sep); i >= 0 {
-		return s[:i], s[i+1:], true
-	}
-	return s, "", false
-}
-
 // elemPropValues is what property name of recv may hold when recv takes
 // the elements of a container of object literals (for (const p of
 // plugins), const p = plugins[i]): what the objects hold under name
@@ -416,11 +408,9 @@ func (c *callCtx) elemPropValues(scope int, recv, name string) []typ {
 			if !ok {
 				container, ok = elementOf(b.FromExpr)
 			}
-			if !ok && b.FromCall != "" {
+			if i := strings.LastIndexByte(b.FromCall, '.'); !ok && i > 0 && elementTakers[b.FromCall[i+1:]] {
 				// routes.find(...), stack.pop(): one of the elements
-				if head, method, cut := cutLast(b.FromCall, '.'); cut && elementTakers[method] {
-					container, ok = head, true
-				}
+				container, ok = b.FromCall[:i], true
 			}
 			if ok && !strings.ContainsAny(container, "()[]") {
 				out = append(out, c.containerProps(b.Scope, container, name)...)

@@ -276,7 +276,8 @@ func passedTo(fi *fileInfo) []string {
 func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
 	fi := c.fi
 	var out []typ
-	for _, k := range c.argKeys(fn, pos, name) {
+	keys := c.argKeys(fn, pos, name)
+	for _, k := range keys {
 		for _, bi := range fi.argFlows[k] {
 			b := &fi.f.Bindings[bi]
 			out = append(out, c.exprElems(b.Scope, b.FromExpr, depth)...)
@@ -295,7 +296,6 @@ func (c *callCtx) paramElems(fn, pos int, name string, depth int) []typ {
 		return out // Python's elements come from this file (its surface tracks no more)
 	}
 	// what files importing fn pass: compose(this.middleware) elsewhere
-	keys := c.argKeys(fn, pos, name)
 	c.eachPasser(fn, keys, "", depth, func(in *callCtx, ab *facts.Binding) bool {
 		out = append(out, in.exprElems(ab.Scope, ab.FromExpr, depth)...)
 		return len(out) < maxFlow

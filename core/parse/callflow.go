@@ -371,7 +371,7 @@ func (x *extractor) fillFlow(callee, args subtree) {
 		case string(method) == "update" && args.kind(first) == kDict:
 			// table.update({"a": f}): entries under their keys
 			args.children(first, func(p int) bool {
-				if k, v := args.field(p, ft.key), args.field(p, ft.value); args.kind(p) == kPair && args.isValue(v) && k >= -1 {
+				if k, v := args.field(p, ft.key), args.field(p, ft.value); args.kind(p) == kPair && args.isValue(v) && k >= 0 {
 					x.add(&matchCaps{bindName: callee.node(obj), elems: true, bindValue: args.node(v), key: args.node(k)})
 				}
 				return true
